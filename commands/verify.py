@@ -31,7 +31,7 @@ from pathlib import Path
 from scopa_net.commands.options import CommandError, add_command, plural
 from scopa_net.commands.paths import data_dir, default_host_db, lan_host_db
 from scopa_net.commands.progress import Progress
-from scopa_net.commands.verify_files import EXIT_OK, StoppedError, verify_files
+from scopa_net.commands.verify_files import EXIT_FAILED, StoppedError, verify_files
 from scopa_net.commands.verify_keys import (
     PINNED_BY_HAND,
     normal_fingerprint,
@@ -125,13 +125,13 @@ def run(args: argparse.Namespace) -> int:
     me = _my_name()
     args.files = given_files(args.files)
     if args.since is not None:
-        from scopa_net.commands.verify_brief import saved_since, since_words
+        from scopa_net.commands.verify_brief import nothing_since, saved_since, since_words
 
         args.files, left = saved_since(args.files, args.since)
         when = since_words(args.since)
-        if not args.files:
-            print(f"no file saved since {when} among the {plural(len(left), 'file')} given")
-            return EXIT_OK
+        if not args.files:  # nothing checked is no success, as for a folder with none
+            print(nothing_since(when, len(left)))
+            return EXIT_FAILED
         if left:
             print(f"left out: {plural(len(left), 'file')} saved before {when} (--since)")
     brief = args.brief

@@ -76,3 +76,13 @@ def since_words(since: float) -> str:
     """A ``--since`` time as the person gave it: the date alone at midnight."""
     shown = time.strftime("%Y-%m-%d %H:%M", time.localtime(since))
     return shown[:10] if shown.endswith(" 00:00") else shown
+
+
+def nothing_since(when: str, given: int) -> str:
+    """The one line when ``--since`` leaves no file to check: nothing was checked, which is
+    no success (status 1, as for a folder with no transcripts)."""
+    files = "the file given was" if given == 1 else f"all {given} files given were"
+    return (
+        f"NOT VERIFIED: nothing checked: {files} saved before {when} (--since); give an "
+        "earlier date, or leave --since out"
+    )

@@ -315,8 +315,25 @@ def test_verify_brief_since_reads_a_season_one_line_a_file(
         r"nothing pinned; check it, or --pin\)",
         out[0],
     ), out
+    # "Verify everything since Monday" with nothing since then said "no file saved since"
+    # and ended 0, success for nothing checked: now NOT VERIFIED in one line, status 1, as
+    # for a folder with no transcripts in it.
     status, out, _ = run(capsys, "verify", "--since", "2999-01-01", str(folder))
-    assert (status, out) == (0, ["no file saved since 2999-01-01 among the 4 files given"])
+    assert (status, out) == (
+        1,
+        [
+            "NOT VERIFIED: nothing checked: all 4 files given were saved before 2999-01-01 "
+            "(--since); give an earlier date, or leave --since out"
+        ],
+    )
+    status, out, _ = run(capsys, "verify", "--brief", "--since", "2999-01-01", str(bruno))
+    assert (status, out) == (
+        1,
+        [
+            "NOT VERIFIED: nothing checked: the file given was saved before 2999-01-01 "
+            "(--since); give an earlier date, or leave --since out"
+        ],
+    )
     status, _, err = run(capsys, "verify", "--since", "start", str(folder))
     assert status == 2
     assert "start is for history (since the host last started); verify goes by the files'" in err
