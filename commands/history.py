@@ -11,7 +11,11 @@ import argparse
 from scopa_net.commands.history_export_every import export_every_match
 from scopa_net.commands.history_export_seat import export_seat
 from scopa_net.commands.history_filter import MatchFilter, parse_since
-from scopa_net.commands.history_journals import chosen_journals, journal_with_table
+from scopa_net.commands.history_journals import (
+    chosen_journals,
+    journal_with_table,
+    no_history_yet,
+)
 from scopa_net.commands.history_list import listing
 from scopa_net.commands.options import (
     CommandError,
@@ -114,26 +118,32 @@ def run_history(args: argparse.Namespace) -> int:
             "transcript to write); without --export, history lists the matches"
         )
     wanted = MatchFilter(args.table, args.name, args.since)
-    if args.export == EVERY_MATCH:
-        lone = [f"--{flag}" for flag in ("seat", "match") if getattr(args, flag) is not None]
-        if lone:
-            raise CommandError(
-                f"{' and '.join(lone)} {'chooses' if len(lone) == 1 else 'choose'} in one "
-                "table's export (--export TABLE); --export without a table writes every seat "
-                "of every match the filters keep"
-            )
-        from scopa_net.client.sigterm import stop_signals_raise
-
-        # SIGTERM, and SIGHUP (its terminal closed), say what was written, as Ctrl-C does.
-        with stop_signals_raise():
-            return export_every_match(args.db, args.out, wanted)
-    if wanted.given() and args.export is not None:
+    lone = [f"--{flag}" for flag in ("seat", "match") if getattr(args, flag) is not None]
+    if args.export == EVERY_MATCH and lone:
+        raise CommandError(
+            f"{' and '.join(lone)} {'chooses' if len(lone) == 1 else 'choose'} in one "
+            "table's export (--export TABLE); --export without a table writes every seat "
+            "of every match the filters keep"
+        )
+    if wanted.given() and args.export not in (None, EVERY_MATCH):
         given = [f"--{f}" for f in ("table", "name", "since") if getattr(args, f) is not None]
         raise CommandError(
             f"{' and '.join(given)} {'narrows' if len(given) == 1 else 'narrow'} the list; "
             "--export TABLE writes one transcript (its --seat takes a name): give one or the "
             "other, or --export with no table to write every match they keep"
         )
+    nothing = no_history_yet() if args.db is None else None
+    if nothing is not None and args.export in (None, EVERY_MATCH):
+        print(nothing)  # nothing to show, as a list the filters leave empty: done (0)
+        return 0
+    if nothing is not None:  # --export TABLE: no such table, as in an empty journal
+        raise CommandError(f"no table {args.export}: {nothing}")
+    if args.export == EVERY_MATCH:
+        from scopa_net.client.sigterm import stop_signals_raise
+
+        # SIGTERM, and SIGHUP (its terminal closed), say what was written, as Ctrl-C does.
+        with stop_signals_raise():
+            return export_every_match(args.db, args.out, wanted)
     journals = chosen_journals(args.db)
     if args.export is not None:
         journal = journal_with_table(journals, args.export)

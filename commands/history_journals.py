@@ -25,6 +25,22 @@ def default_journals() -> list[tuple[str, str]]:
     return [*mine, ("play --lan", str(lan))]
 
 
+def no_history_yet() -> str | None:
+    """The one line when this machine keeps no journal in the data directory (no host ran
+    here, nor `play --lan`): there is nothing to list yet, which is no mistake; None when
+    there is one."""
+    host, lan = default_host_db(os.environ), lan_host_db(os.environ)
+    if host.exists() or lan.exists():
+        return None
+    from scopa_net.client.files import shown_path
+
+    return (
+        f"no match history on this machine yet (no journal at {shown_path(host)}): a host "
+        "keeps one, `scopa-net host` or `scopa-net play --lan` run here; a game of `play` "
+        "without --lan keeps only its transcripts (`scopa-net verify` reads them)"
+    )
+
+
 def journal_with_table(journals: list[tuple[str, str]], table: int) -> Journal:
     """The one journal of ``journals`` holding ``table`` (to export); CommandError if none
     does, or more than one (then --db must say which)."""

@@ -204,3 +204,31 @@ def test_since_start_keeps_a_match_the_restart_resumed(
     assert listed(capsys, "--db", db, "--name", "Ugo", "--since", "start") == [
         "no match of Ugo since the host last started (2026-12-07 20:30) in this journal"
     ]
+
+
+def test_history_on_a_machine_that_never_hosted_says_there_is_none_yet_and_is_done(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A newcomer typed `scopa-net history` on a machine that had never run a host: "no
+    journal at ...; give that host's --db", status 2, a usage error though they typed
+    nothing wrong. Now one line says there is no history yet, where it looked and what keeps
+    one, status 0 as for a list the filters leave empty (docs/stopping.md: nothing to show);
+    an export of a table says there is no such table (2), and a --db that is not there is
+    still the person's mistake (2)."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / ".local" / "share"))
+    none_yet = (
+        "no match history on this machine yet (no journal at "
+        "~/.local/share/scopa-net/host.db): a host keeps one, `scopa-net host` or "
+        "`scopa-net play --lan` run here; a game of `play` without --lan keeps only its "
+        "transcripts (`scopa-net verify` reads them)"
+    )
+    for flags in ([], ["--name", "Ada", "--since", "start"], ["--export", "--out", "x"]):
+        assert listed(capsys, *flags) == [none_yet], flags
+    assert not (tmp_path / "x").exists()
+    assert main(["history", "--export", "1"]) == 2
+    assert capsys.readouterr().err == f"scopa-net: no table 1: {none_yet}\n"
+    assert main(["history", "--export", "--seat", "0"]) == 2  # a usage error all the same
+    assert capsys.readouterr().err.startswith("scopa-net: --seat chooses in one table's export")
+    assert main(["history", "--db", str(tmp_path / "gone.db")]) == 2
+    assert capsys.readouterr().err.startswith(f"scopa-net: no journal at {tmp_path}/gone.db: ")
