@@ -475,7 +475,8 @@ class TableWords:
         """A verifier's note with the seats it names called by the names on this screen
         ("dealer seat 0" -> "dealer Ada", or "dealer you" on Ada's own screen, as her side is
         "you & Carla" there; "seat 2 absent" -> "Carla was absent", or "you were absent" on
-        Carla's own screen; "seat 2 sent no commitment" -> "you sent no commitment" there too):
+        Carla's own screen, "Carla left the table" once she left for good; "seat 2 sent no
+        commitment" -> "you sent no commitment" there too):
         the note itself, shared with `scopa-net verify`, knows seats only."""
         session = self.session
 
@@ -483,7 +484,11 @@ class TableWords:
             seat = int(found[1])
             if seat == session._seat:
                 return "you were absent"
-            return f"{name(found)} was absent" if seat < len(session._seating.names) else found[0]
+            if seat >= len(session._seating.names):
+                return found[0]
+            if not self.is_person(seat):  # its person left for good (as _void_line says)
+                return f"{name(found)} left the table"
+            return f"{name(found)} was absent"
 
         def name(found: re.Match[str]) -> str:
             seat = int(found[1])
