@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import os
 import random
 import re
 import statistics
@@ -21,7 +22,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from scopa_net.commands.join import parse_address
-from scopa_net.commands.join_password import ask_password
+from scopa_net.commands.join_password import ask_password, env_password_wrong
 from scopa_net.commands.join_tables import UnlistedTable, named_table
 from scopa_net.commands.options import (
     BOT_LEVELS,
@@ -36,13 +37,14 @@ from scopa_net.commands.options import (
     add_bot_options,
     add_command,
     add_old_spelling,
+    add_password_option,
     at_least,
     bot_level,
     expert_think,
+    password_setting,
     player_for,
     plural,
     said_default,
-    table_password,
 )
 from scopa_net.rules import RuleSet
 
@@ -118,12 +120,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument(
         "--table", type=at_least(1), default=None, help="table number (default: every table)"
     )
-    p.add_argument(
-        "--password",
-        type=table_password,
-        default=None,
-        help="the table's password, if it has one (with --create: the password of the "
-        "tables opened)",
+    add_password_option(
+        p, "the table's password, if it has one (with --create: the password of the tables opened)"
     )
     p.add_argument("--create", action="store_true", help="open tables for the bots to fill")
     p.add_argument(
@@ -176,7 +174,8 @@ def run(args: argparse.Namespace) -> int:
             "ones: give one or the other"
         )
     tables = probe(host, port)  # one clear line if there is no host there
-    password = args.password
+    password = password_setting(args.password, os.environ)  # sent only where one is asked
+    from_env = args.password is None and password is not None
     unlisted = None  # --table names a table the host did not list: its answer says why
     if not args.create and not listed(tables, args.table):
         unlisted = UnlistedTable(args.table, f"{host}:{port}", tuple(tables))
@@ -225,6 +224,8 @@ def run(args: argparse.Namespace) -> int:
     said = unlisted.refused(refused.code, password is not None) if unlisted and refused else None
     if said is not None:  # full, over, or not there: as join --table N says it
         raise CommandError(said, EXIT_REFUSED)
+    if refused is not None and refused.code == "bad_password" and from_env:
+        raise CommandError(env_password_wrong(args.table), EXIT_REFUSED)
     if refused is not None:  # a wrong password, a full table: join's line and status
         from scopa_net.client.launch import session_failure
 

@@ -33,6 +33,7 @@ from scopa_net.commands.options import (
     add_bot_options,
     add_command,
     add_old_spelling,
+    add_password_option,
     add_rule_options,
     add_think_option,
     at_least,
@@ -41,11 +42,11 @@ from scopa_net.commands.options import (
     file_name,
     grace_seconds,
     host_name,
+    password_setting,
     plural,
     port_number,
     seconds,
     table_name,
-    table_password,
     table_rules,
     variants_epilog,
 )
@@ -164,12 +165,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_bot_options(
         table, level_help="opens a table: strength of the computer players", think=False
     )
-    table.add_argument(
-        "--password",
-        type=table_password,
-        default=None,
-        help="opens a table: needed to join the table",
-    )
+    add_password_option(table, "opens a table: needed to join the table")
     add_blind_option(table, when="opens a table: ")
     table.add_argument(
         "--table-name",
@@ -245,6 +241,7 @@ def run_host(args: argparse.Namespace) -> int:
     if args.players is not None:
         rules = table_rules(args.players, args.target, args.variant)
         check_bots(args.bots, args.players)
+        args.password = password_setting(args.password, os.environ)  # the table it opens
     elif table_flags := _table_flags_given(args):
         table_rules(None, args.target, args.variant)  # scopone says --players 4, as play does
         verb = "opens" if len(table_flags) == 1 else "open"

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from scopa_net.commands.join_host import host_stopped
 from scopa_net.commands.join_kept import kept_seat_to_take, take_back
 from scopa_net.commands.join_lan import choose_lan_host
-from scopa_net.commands.join_password import PASSWORD_TRIES, ask_password
+from scopa_net.commands.join_password import PASSWORD_TRIES, ask_password, env_password_wrong
 from scopa_net.commands.join_say import say
 from scopa_net.commands.join_tables import UnlistedTable, table_choice
 from scopa_net.commands.options import (
@@ -30,12 +30,13 @@ from scopa_net.commands.options import (
     add_bot_options,
     add_command,
     add_display_options,
+    add_password_option,
     add_rule_options,
     at_least,
     check_bots,
+    password_setting,
     said_default,
     table_name,
-    table_password,
     table_rules,
     think_seconds,
     variants_epilog,
@@ -71,11 +72,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="seat wanted, numbered from 0 in the order the table list shows the seats (at 4 "
         "players, 0 and 2 are partners, 1 and 3) (default: any open one)",
     )
-    p.add_argument(
-        "--password",
-        type=table_password,
-        default=None,
-        help="the table's password, if it has one",
+    add_password_option(
+        p,
+        "the table's password, if it has one (with --create: the new table's; without it, "
+        "a table that has one asks for it)",
     )
     p.add_argument("--create", action="store_true", help="open a new table instead")
     add_rule_options(p, when="with --create: ")
@@ -205,6 +205,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
 
     ask = ask or typed  # SIGTERM at a question: "stopped by SIGTERM; nothing joined", 143
     check_flags(args)
+    # Given only to a table that asks for one (or to the one --create opens), as if typed;
+    # told apart when the host says it is wrong.
+    env_password = password_setting(None, os.environ) if args.password is None else None
     if args.think is not None:
         raise CommandError(
             "how long an expert thinks is the host's setting: start the host with "
@@ -302,6 +305,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             said = unlisted[0].refused(code, choice.password is not None) if unlisted else None
             if said is not None:
                 raise CommandError(said, EXIT_REFUSED) from None
+            from_env = env_password is not None and choice.password == env_password
+            if code == "bad_password" and from_env:
+                raise CommandError(env_password_wrong(choice.table_id), EXIT_REFUSED) from None
             if code == "bad_password" and typed and tries < PASSWORD_TRIES:
                 tries += 1
             elif code in CHOOSE_AGAIN and args.table is None and not args.create:

@@ -1,5 +1,5 @@
-"""A table's password, when ``--password`` gave none: typed unseen at a terminal, or read as a
-line from a script's input."""
+"""A table's password, when ``--password`` gave none: ``$SCOPA_NET_PASSWORD``, else typed
+unseen at a terminal, or read as a line from a script's input."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import sys
 from scopa_net.commands.join_say import say
 from scopa_net.commands.options import (
     EXIT_REFUSED,
+    PASSWORD_VARIABLE,
     CommandError,
     table_password,
 )
@@ -56,3 +57,14 @@ def ask_password(table_id: int) -> str:
         except argparse.ArgumentTypeError as exc:
             say(f"{exc}: type it again")
     raise CommandError(f"not joined: no password typed for table {table_id}")
+
+
+def env_password_wrong(table_id: int | None) -> str:
+    """The line when the password ``$SCOPA_NET_PASSWORD`` gave was wrong: where it came from,
+    since nothing was typed."""
+    table = "that table" if table_id is None else f"table {table_id}"
+    return (
+        f"wrong password for {table}: the one ${PASSWORD_VARIABLE} gives (this "
+        "shell's environment); ask whoever opened the table for it and set it again, or "
+        f"unset {PASSWORD_VARIABLE} to be asked for it"
+    )

@@ -5,6 +5,7 @@ all the same), or the new table ``--create`` opens."""
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -19,6 +20,7 @@ from scopa_net.commands.options import (
     LEVEL_WIRE_NUMBERS,
     CommandError,
     blind_table,
+    password_setting,
     table_rules,
 )
 from scopa_net.typed import small_number
@@ -146,7 +148,7 @@ def table_choice(
         create = m.CreateTable(
             name=args.table_name or f"{player or args.name or 'a'}'s table"[: m.NAME_LEN],
             rules=m.RulesInfo.of(rules),
-            password=args.password,
+            password=password_setting(args.password, os.environ),
             bots=bots,
             bot_level=LEVEL_WIRE_NUMBERS[args.bot_level],
             blind=blind_table(args.blind, rules.players - bots),
@@ -158,7 +160,7 @@ def table_choice(
         # Not listed: full, over, or none. Only the host's answer to a join says which
         # (protocol.md 3.3); a seat opened meanwhile is the person's (UnlistedTable).
         unlisted.append(UnlistedTable(args.table, f"{host}:{port}", tables))
-        seat, password = args.seat, args.password
+        seat, password = args.seat, password_setting(args.password, os.environ)
         return TableChoice(table_id=args.table, seat=seat, password=password, accepted_key=accepted)
     if args.table is not None:
         table = named_table(tables, args.table, args.seat, f"{host}:{port}")
@@ -174,8 +176,8 @@ def table_choice(
             return None
         table = picked
     password = args.password
-    if table.password and password is None:
-        password = ask_password(table.id)
+    if table.password and password is None:  # $SCOPA_NET_PASSWORD goes only where one is asked
+        password = password_setting(None, os.environ) or ask_password(table.id)
     return TableChoice(table_id=table.id, seat=args.seat, password=password, accepted_key=accepted)
 
 

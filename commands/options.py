@@ -10,7 +10,7 @@ import argparse
 import re
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -275,6 +275,37 @@ def table_password(text: str) -> str:
             "a password cannot hold a control character (a tab, an escape sequence...)"
         )
     return text
+
+
+PASSWORD_VARIABLE = "SCOPA_NET_PASSWORD"
+"""The environment variable that gives a table's password where ``--password`` does not:
+unlike a command line, the environment is not shown to the machine's other users (``ps``)."""
+
+
+def add_password_option(parser: Any, meaning: str) -> None:
+    """``--password``, the same flag in every command that takes one: ``meaning`` says what
+    it is for there; the help says that a command line shows it to others, and what does not."""
+    parser.add_argument(
+        "--password",
+        type=table_password,
+        default=None,
+        help=f"{meaning}. Given here, every user of this machine can read it (`ps`); "
+        f"${PASSWORD_VARIABLE} in the environment gives it unseen",
+    )
+
+
+def password_setting(given: str | None, env: Mapping[str, str]) -> str | None:
+    """The password a command uses: ``--password`` if given, else ``$SCOPA_NET_PASSWORD``
+    (empty counts as unset); a value that is no password is a CommandError in one line."""
+    if given is not None:
+        return given
+    text = env.get(PASSWORD_VARIABLE, "")
+    if not text:
+        return None
+    try:
+        return table_password(text)
+    except argparse.ArgumentTypeError as exc:
+        raise CommandError(f"${PASSWORD_VARIABLE}: {exc}") from None
 
 
 def _a_name(text: str, what: str, longest: int, empty: str) -> str:

@@ -19,14 +19,15 @@ from scopa_net.commands.options import (
     add_command,
     add_display_options,
     add_old_spelling,
+    add_password_option,
     add_rule_options,
     blind_table,
     bot_delay_seconds,
     expert_think,
+    password_setting,
     player_for,
     port_number,
     seconds,
-    table_password,
     table_rules,
     variants_epilog,
 )
@@ -81,12 +82,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help=f"with --lan: the port (default: {DEFAULT_PORT}, or any free one if that is "
         "taken); a port you give is refused if it is in use",
     )
-    p.add_argument(
-        "--password",
-        type=table_password,
-        default=None,
-        help="with --lan: needed to join your table",
-    )
+    add_password_option(p, "with --lan: needed to join your table")
     add_blind_option(p, when="with --lan: ")
     resume = p.add_mutually_exclusive_group()
     resume.add_argument(
@@ -174,6 +170,8 @@ def check_flags(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     """Start the match; the exit status."""
     check_flags(args)  # before loading the screen's libraries: a mistake is told at once
+    if args.lan:  # the password of the table friends join (a game here has none)
+        args.password = password_setting(args.password, os.environ)
     from scopa_net.client.config import ConfigError
     from scopa_net.client.launch import run_game_screen, settings_from
     from scopa_net.client.local_session import open_local_session
