@@ -268,6 +268,9 @@ class ClientApp:
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
         self._prompt: PromptSession[str] | None = None
+        self._typed_unhandled = 0
+        """Lines typed at the prompt that the game has not handled yet: while one is on its
+        way, a question's prompt ("y/n? ") is not drawn again, as it may be answered."""
         self._closing = False
         self._session: Session | None = None
 
@@ -340,6 +343,10 @@ class ClientApp:
         assert self.controller is not None
         state = self.controller.state
         asked = answer_prompt(state.asking, len(state.choices))
+        if asked is not None and self._typed_unhandled:
+            # The line just typed may answer it: a dumb terminal, or a screen reader, would
+            # get "y/n? " once more under the answer, then "No rematch.".
+            return FormattedText([])
         if asked is not None:
             return FormattedText([("class:prompt", asked)])
         return FormattedText([("class:prompt", "scopa> ")])
@@ -406,6 +413,7 @@ class ClientApp:
             return
         with suppress(trio.RunFinishedError):
             self._token.run_sync_soon(self._deliver_line, line)
+            self._typed_unhandled += 1
 
     def _request_board(self) -> None:
         if self._token is not None and self.controller is not None:
@@ -430,12 +438,19 @@ class ClientApp:
         try:
             self._lines.send_nowait(line)
         except trio.WouldBlock:
+            self._line_handled()
             dropped = shown(line)
             self.printer.show(
                 [FormattedText([("class:error", f"too many lines at once, dropped: {dropped}")])]
             )
         except (trio.ClosedResourceError, trio.BrokenResourceError):
-            pass
+            self._line_handled()
+
+    def _line_handled(self) -> None:
+        """A typed line is handled (or dropped): the prompt says again what is asked."""
+        self._typed_unhandled = max(0, self._typed_unhandled - 1)
+        if self._prompt is not None:
+            self._prompt.app.invalidate()
 
     async def _trio_main(self, ready: asyncio.Future[None]) -> None:
         self._token = trio.lowlevel.current_trio_token()
@@ -480,7 +495,11 @@ class ClientApp:
         async for event in session.events:
             controller.handle_event(event)
 
-    @staticmethod
-    async def _pump_lines(controller: Controller, lines: trio.MemoryReceiveChannel[str]) -> None:
+    async def _pump_lines(
+        self, controller: Controller, lines: trio.MemoryReceiveChannel[str]
+    ) -> None:
         async for line in lines:
-            await controller.handle_line(line)
+            try:
+                await controller.handle_line(line)
+            finally:
+                self._line_handled()

@@ -56,7 +56,15 @@ from scopa_net.client.network_session import (
 )
 from scopa_net.client.scoresheet import final_score, rounds_taken, score_sheet
 from scopa_net.client.screen_lines import Lines
-from scopa_net.client.session import Event, MatchOver, Message, RoundOver, Session, VoidDeal
+from scopa_net.client.session import (
+    Event,
+    MatchOver,
+    Message,
+    RematchClosed,
+    RoundOver,
+    Session,
+    VoidDeal,
+)
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import app_columns, shared_toolbar_text
 from scopa_net.errors import IllegalPlayError
@@ -260,6 +268,9 @@ class PassAndPlayApp:
         """A seat's lines on its transcript, until its last (the command) is in."""
         self.asking_rematch = False
         """The match is over and "play again?" is waiting for y or n."""
+        self._typed_unhandled = 0
+        """Lines typed that the game has not handled yet: while one is on its way, a
+        question's prompt ("y/n? ") is not drawn again under what may be its answer."""
         self.matches_over = 0
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
@@ -304,6 +315,9 @@ class PassAndPlayApp:
         return any(seat.state.asking is Asking.CONFIRM_QUIT for seat in self.seats)
 
     def _message(self) -> FormattedText:
+        asked = self._confirming_quit() or self.asking_rematch
+        if asked and self._typed_unhandled:
+            return FormattedText([])
         if self._confirming_quit():
             return FormattedText([("class:prompt", answer_prompt(Asking.CONFIRM_QUIT))])
         if self.asking_rematch:
@@ -374,15 +388,21 @@ class PassAndPlayApp:
             except EOFError:
                 in_match = any(seat.state.in_match for seat in self.seats)
                 if self.asking_rematch and not self._closing:
-                    self._call_trio(self._deliver_line, "n", time.monotonic())  # "No rematch."
+                    self._send_line("n")  # "No rematch."
                     continue
                 if self._closing or not in_match:
                     return
                 # Ctrl-D during the match asks first, as quit does; at the question, it leaves.
-                quitting = "y" if self._confirming_quit() else "quit"
-                self._call_trio(self._deliver_line, quitting, time.monotonic())
+                self._send_line("y" if self._confirming_quit() else "quit")
                 continue
-            self._call_trio(self._deliver_line, line, time.monotonic())
+            self._send_line(line)
+
+    def _send_line(self, line: str) -> None:
+        """Hand a line typed now to the game (trio side)."""
+        if self._token is not None:
+            with suppress(trio.RunFinishedError):
+                self._token.run_sync_soon(self._deliver_line, line, time.monotonic())
+                self._typed_unhandled += 1
 
     def _call_trio(self, fn: Callable[..., object], *args: object) -> None:
         if self._token is not None:
@@ -407,8 +427,16 @@ class PassAndPlayApp:
     def _deliver_line(self, line: str, typed_at: float) -> None:
         """A line accepted at the prompt at ``typed_at`` (``time.monotonic``)."""
         assert self._lines is not None
-        with suppress(trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+        try:
             self._lines.send_nowait((line, typed_at))
+        except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
+            self._line_handled()
+
+    def _line_handled(self) -> None:
+        """A typed line is handled (or dropped): the prompt says again what is asked."""
+        self._typed_unhandled = max(0, self._typed_unhandled - 1)
+        if self._prompt is not None:
+            self._prompt.app.invalidate()
 
     def _changed(self) -> None:
         for listener in list(self._listeners):
@@ -516,6 +544,10 @@ class PassAndPlayApp:
         seat = self.seats[index]
         name = seat.state.names[seat.state.seat]
         match event:
+            case RematchClosed():
+                # "no rematch (...): the table is closing": the question ends with it (it
+                # asked "y/n?" on under that line until the terminal closed).
+                self.asking_rematch = False
             case Message(seat=None, text=text, local=True):
                 # Each seat's own client speaking: its deal check, its transcript, a warning.
                 style = "class:error" if "FAILED" in text else "class:notice"
@@ -671,9 +703,12 @@ class PassAndPlayApp:
 
     async def _pump_lines(self, lines: trio.MemoryReceiveChannel[tuple[str, float]]) -> None:
         async for line, typed_at in lines:
-            if self._typed_for_someone_else(line, typed_at):
-                continue
-            await self._line(line)
+            try:
+                if self._typed_for_someone_else(line, typed_at):
+                    continue
+                await self._line(line)
+            finally:
+                self._line_handled()
             self._changed()
 
     def _typed_for_someone_else(self, line: str, typed_at: float) -> bool:

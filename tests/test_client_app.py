@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 import pytest
 import trio
-from app_driver import playing, run_app
+from app_driver import RecordingOutput, playing, run_app
 from faultproxy import FaultProxy
 from hosting import HostThread, create, start_host
 from prompt_toolkit.input import PipeInput
@@ -272,6 +272,35 @@ def test_the_client_offers_to_play_again_and_a_yes_starts_a_new_match() -> None:
     assert "No rematch." in text
     assert "no rematch (you said no): the table is closing" in text  # Ada, at her own screen
     assert state.match_over
+
+
+@pytest.mark.parametrize("plain", [False, True], ids=["no colour", "plain"])
+def test_an_answer_to_play_again_is_not_asked_again_under_it(plain: bool) -> None:
+    """Where every redraw of the prompt stays on screen (a dumb terminal, a screen reader's
+    stream), "y/n? n" was followed by "y/n?" once more, then "No rematch.": the prompt was
+    drawn for the next line before the game had taken the answer. Now, once a line is typed,
+    no question's prompt is drawn until the game has handled it; the question itself, and
+    the prompt before the answer, are as they were."""
+
+    def opener():
+        return open_embedded_game(
+            RuleSet.of(2, target=1), name="Ada", level="random", delay=0, offer_rematch=True
+        )
+
+    output = RecordingOutput()
+    status, _, _ = run_app(
+        RuleSet.of(2, target=1), playing(rematch=("y",)), opener=opener, plain=plain, output=output
+    )
+    assert status == 0
+    rows = output.rows
+    answers = [i for i, row in enumerate(rows) if row in ("y/n? y", "y/n? n")]
+    assert [rows[i] for i in answers] == ["y/n? y", "y/n? n"], rows
+    assert "y/n?" in rows[: answers[0]]  # asked before the answer, as ever
+    replies = ("Waiting for the others to answer.", "No rematch.")
+    for answered, said in zip(answers, replies, strict=True):
+        after = rows[answered + 1 : rows.index(said, answered)]
+        assert "y/n?" not in after, rows[answered:]
+    assert "y/n?" not in rows[answers[1] + 1 :], rows[answers[1] :]
 
 
 def test_ctrl_d_at_play_again_is_a_no_and_leaves() -> None:

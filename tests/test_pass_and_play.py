@@ -266,6 +266,13 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
     assert "Play again, all of you at this terminal" in text
     assert "No rematch." in text
     assert app.matches_over == len(answers)
+    # Once answered, the question is not asked again under its answer ("y/n? n", then
+    # "y/n?" once more before "No rematch.", where every redraw stays on screen).
+    rows = output.rows
+    answered = [i for i, row in enumerate(rows) if row in ("y/n? y", "y/n? n")]
+    for i in answered:
+        replied = next(j for j, row in enumerate(rows) if j > i and "match" in row.lower())
+        assert "y/n?" not in rows[i + 1 : replied], rows[i:replied]
     assert "wins the match" in screens[-1]  # the result stays on the last screen
 
 
