@@ -141,3 +141,19 @@ def computer_said(
     else:
         return ""
     return f"; a computer played {' and '.join(said)}" if said else ""
+
+
+def left_the_table(names: SavedNames, seat: int, round_no: int) -> bool:
+    """Whether the person who held ``seat`` in round ``round_no`` left it for good then, by
+    the names saved beside the file: theirs in that round, a computer's from the next, and the
+    match's name for it ending with the computer that finished it (``Ada, then a
+    computer``). An ``absent`` void of theirs then reads "left the table", as the others'
+    screens said it; without such names, "absent", the protocol's word."""
+    from scopa_net.names import reads_as_computer
+    from scopa_net.seat_holders import A_COMPUTER, THEN
+
+    match, now, then = names.match, names.of_round(round_no), names.of_round(round_no + 1)
+    if match is None or not seat < min(len(match), len(now), len(then)):
+        return False
+    finished = match[seat].endswith(f"{THEN}{A_COMPUTER}")
+    return finished and now[seat] != then[seat] and reads_as_computer(then[seat])

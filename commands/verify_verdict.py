@@ -15,6 +15,7 @@ from scopa_net.commands.verify_names import (
     NAMES_UNSIGNED,
     computer_rounds,
     computer_said,
+    left_the_table,
     seat_words,
 )
 from scopa_net.commands.verify_order import saved_words
@@ -47,6 +48,16 @@ def verify_one(
 
     def named(line: str, people: Sequence[int] = (), round_no: int | None = None) -> str:
         held = names.of_round(round_no)
+        if round_no is not None:  # "seat 1 absent" of one who left for good: said so
+            line = re.sub(
+                r"\bseat (\d+) absent\b(?! at| too)",
+                lambda f: (
+                    f"seat {f[1]} left the table"
+                    if left_the_table(names, int(f[1]), round_no)
+                    else f[0]
+                ),
+                line,
+            )
         return re.sub(
             r"\bseat (\d+)\b(?: \(([^()]*)\))?",
             lambda f: seat_words(int(f[1]), mine, held, f[2], people=people, own=own),

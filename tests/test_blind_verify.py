@@ -365,6 +365,31 @@ def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
     assert "Ada (seat 0, you)" in lines[0]
 
 
+def test_an_absent_void_of_someone_who_left_for_good_says_they_left(tmp_path: Path) -> None:
+    """Bruno typed leave in round 1 of a blind table, which went void, and a computer
+    finished the match in his seat. Ada's screen said "Round 1 is void: Bruno left the table",
+    but verify on her file said "void: Bruno (seat 1) absent", as if he were away. With the
+    names saved beside the file saying so (his in round 1, a computer's after, and the
+    match's "Bruno, then a computer"), it says he left the table."""
+    table, key = one_blind_round(3)
+    for p in table.parties:
+        p.void("absent", 1)
+    table.reveal(absent=[owner(1, table.people)])
+    path = tmp_path / "transcripts" / "t.msgpack"
+    path.parent.mkdir()
+    path.write_bytes(table.transcript(key, 0).encode())
+    names_beside(path).parent.mkdir()
+    names_beside(path).write_text(
+        "Ada\nbot 1\nmatch\tAda\tBruno, then a computer\nround 1\tAda\tBruno\n",
+        encoding="utf-8",
+    )
+    lines: list[str] = []
+    verify_files([path], lines.append, me="Ada")
+    void = [line for line in lines if line.startswith("round 1: void: ")]
+    assert void, lines
+    assert void[0].startswith("round 1: void: Bruno (seat 1) left the table; "), void
+
+
 @pytest.mark.parametrize(
     ("plays", "words"),
     [
