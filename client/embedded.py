@@ -116,16 +116,16 @@ def lan_join_lines(
     bind: str, bound: int, wanted: int, *, password: bool = False
 ) -> tuple[str, ...]:
     """How friends join a table opened with ``play --lan``, for the screen and ``who``;
-    ``password``: the table has one, so they need ``--password`` (never the password itself)."""
+    ``password``: the table has one, which their ``join`` asks them for, typed unseen (never
+    the password itself, nor ``--password``, which other users of their machine could read)."""
     addresses = lan_addresses(bind)
     moved = f" (port {wanted} was taken)" if wanted and bound != wanted else ""
     if not addresses:
         return (f"This machine has no LAN address: friends cannot join. Port {bound}{moved}.",)
     lines = [f"Friends join this table on port {bound}{moved} with:"]
-    flag = " --password PASSWORD" if password else ""
-    lines += [f"  scopa-net join {join_address(a, bound)}{flag}" for a in addresses]
+    lines += [f"  scopa-net join {join_address(a, bound)}" for a in addresses]
     if password:
-        lines.append("PASSWORD being the one you gave with --password (tell them yourself)")
+        lines.append("It asks them for the table's password, the one you gave: tell them yourself")
     return tuple(lines)
 
 

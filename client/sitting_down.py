@@ -128,17 +128,19 @@ class SittingDown:
     async def join_words(self, table_id: int, password: bool) -> str:
         """The command friends type to join the table this seat opened, quoted, at an
         address they can reach (never a loopback one without saying so), and never the
-        password itself, on a screen others see."""
+        password itself, on a screen others see (their ``join`` asks for it, unseen:
+        ``--password`` on their command line would show it to their machine's other users)."""
         session = self.session
         assert session._link is not None
         friend = await friend_address(session.host, session.port, session._link.stream)
         command = f"`scopa-net join {friend.address} --table {table_id}"
-        command += " --password PASSWORD`" if password else "`"
+        command += "`"
         if friend.note:
             command += f" ({friend.note})"
         if password:
             command += (
-                ", PASSWORD being the one you chose (tell them yourself: it is not shown here)"
+                ", which asks them for the password you chose (tell them yourself: it is not "
+                "shown here)"
             )
         return command
 

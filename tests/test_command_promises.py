@@ -270,17 +270,17 @@ async def test_join_create_asks_the_host_for_the_table_the_flags_describe(
         assert listed.password
         assert listed.rules.to_rules() == RuleSet.of(4, 5, ["scopone"])
         assert sorted(s.kind for s in listed.seats) == ["bot", "bot", "human", "open"]
-        # Friends are told the table needs --password (it said only `--table N`), and never
-        # the password itself (said once the host's LAN address is looked for).
+        # Friends are told the table asks for a password (it said only `--table N`; then
+        # "--password PASSWORD", a command line other users of their machine read), and
+        # never the password itself (said once the host's LAN address is looked for).
         with trio.fail_after(10):
             while not session.where_to_join:
                 await trio.sleep(0.01)
         assert session.where_to_join == (
             f"Table {session.table_id} is yours. Friends join it with `scopa-net join "
-            f"127.0.0.1:{host.port} --table {session.table_id} --password PASSWORD` (use the "
-            "host machine's LAN address, not 127.0.0.1), PASSWORD "
-            "being the one you chose (tell them yourself: it is not shown here); the match "
-            "begins when every seat is taken.",
+            f"127.0.0.1:{host.port} --table {session.table_id}` (use the host machine's LAN "
+            "address, not 127.0.0.1), which asks them for the password you chose (tell them "
+            "yourself: it is not shown here); the match begins when every seat is taken.",
         )
 
 

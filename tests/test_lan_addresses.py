@@ -94,11 +94,13 @@ def test_play_lan_lines_say_when_the_port_moved(monkeypatch: pytest.MonkeyPatch)
         "  scopa-net join 192.168.1.20:7311",
     )
     assert "port 7311 was taken" in lan_join_lines("0.0.0.0", 40000, 7311)[0]
-    # A table with a password: friends need --password, never shown here.
+    # A table with a password: their join asks for it, typed unseen. It said "--password
+    # PASSWORD", teaching friends a command line their machine's other users read (ps), and
+    # "the one you gave with --password" where $SCOPA_NET_PASSWORD gave it.
     assert lan_join_lines("0.0.0.0", 7311, 7311, password=True) == (
         "Friends join this table on port 7311 with:",
-        "  scopa-net join 192.168.1.20:7311 --password PASSWORD",
-        "PASSWORD being the one you gave with --password (tell them yourself)",
+        "  scopa-net join 192.168.1.20:7311",
+        "It asks them for the table's password, the one you gave: tell them yourself",
     )
 
 

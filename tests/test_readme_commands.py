@@ -113,8 +113,11 @@ def test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan(
     assert ada.names == bruno.names == ["Ada", "Bruno", "bot 2", "bot 3"]
     assert ada.table == bruno.table
     assert not set(ada.hand) & set(bruno.hand)
-    # A table with a password tells friends the flag, never the password itself.
-    assert "  scopa-net join 10.77.0.1:7400 --password PASSWORD" in ada.notices
+    # A table with a password: friends' join asks for it (typed unseen), never shown here.
+    assert "  scopa-net join 10.77.0.1:7400" in ada.notices
+    assert "It asks them for the table's password, the one you gave: tell them yourself" in (
+        ada.notices
+    )
     assert not any("pw" in line.split() for line in ada.notices)
     # host, and the same friend.
     assert report["host"]["statuses"] == {"host": 0, "join": 0}
