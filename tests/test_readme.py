@@ -131,9 +131,9 @@ RUN_BY: dict[str, tuple[str, str]] = {
         "test_readme_commands.py",
         "test_play_lan_host_and_a_friends_join_that_finds_them_on_the_lan",
     ),
-    "scopa-net bots HOST --table 2 --password PW": (
+    "scopa-net bots HOST --table 2": (
         "test_cli_bots.py",
-        "test_bots_with_the_password_sit_at_a_table_that_has_one",
+        "test_bots_at_a_table_with_a_password_ask_for_it_as_join_does",
     ),
     "scopa-net bots HOST --count 3 --bot-level hard": (
         "test_command_promises.py",
