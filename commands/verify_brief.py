@@ -81,7 +81,9 @@ def since_words(since: float) -> str:
 def nothing_since(when: str, given: int) -> str:
     """The one line when ``--since`` leaves no file to check: nothing was checked, which is
     no success (status 1, as for a folder with no transcripts)."""
-    files = "the file given was" if given == 1 else f"all {given} files given were"
+    files = {1: "the file given was", 2: "both files given were"}.get(
+        given, f"all {given} files given were"
+    )
     return (
         f"NOT VERIFIED: nothing checked: {files} saved before {when} (--since); give an "
         "earlier date, or leave --since out"
