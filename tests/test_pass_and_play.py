@@ -276,6 +276,49 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
     assert "wins the match" in screens[-1]  # the result stays on the last screen
 
 
+def test_play_again_unanswered_ends_its_question_with_the_line_saying_why(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Nobody at the terminal answered "play again?": under "no rematch (nobody answered in
+    time): the table is closing" the prompt still asked "y/n?" (the question never ended
+    there). The host's minute to answer is a second here."""
+    from scopa_net.server import table_task
+
+    monkeypatch.setattr(table_task, "LINGER", 1.0)
+    output = RecordingOutput()
+    played: set[object] = set()
+    with create_pipe_input() as pipe:
+
+        def on_screen(app: PassAndPlayApp) -> None:
+            if app.asking_rematch or app.matches_over:
+                return  # the question is left unanswered
+            if app.waiting is not None:
+                view = app.seats[app.waiting].session.view
+                key: tuple[object, ...] = ("enter", app.waiting, len(view.plays))  # type: ignore[union-attr]
+                if key not in played:
+                    played.add(key)
+                    pipe.send_text("\r")
+            elif app.active is not None:
+                seat = app.seats[app.active]
+                view = seat.session.view
+                key = ("play", app.active, view.round_number, len(view.plays))  # type: ignore[union-attr]
+                if seat.my_turn and key not in played:
+                    played.add(key)
+                    pipe.send_text(legal_plays(view)[0].text() + "\r")  # type: ignore[arg-type]
+
+        app = ada_and_bruno(pipe, output, on_screen, target=1)
+
+        async def main() -> int:
+            return await asyncio.wait_for(app.run(), 60)
+
+        assert asyncio.run(main()) == 0
+    rows = output.rows
+    closing = "Table: no rematch (nobody answered in time): the table is closing"
+    assert closing in rows, rows[-10:]
+    assert "y/n?" not in rows[rows.index(closing) :], rows[rows.index(closing) :]
+    assert not app.asking_rematch
+
+
 def test_ctrl_d_asks_before_leaving_and_ctrl_c_takes_the_question_back() -> None:
     """Ctrl-D at a person's prompt ended the whole match for everyone at once, without a
     word, and Ctrl-C at "Really leave?" did nothing. Now Ctrl-D asks first, Ctrl-C
