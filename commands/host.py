@@ -474,8 +474,10 @@ def _waiting_like(host: Host, settings: dict) -> list[Table]:
 
 
 def _described(table: Table) -> str:
-    """Its rules, and whether it is blind (as ``join`` lists it: ``[blind]``)."""
-    return table.rules.describe() + ("; blind" if table.blind else "")
+    """Its rules, whether it is blind and whether it asks for a password (as ``join`` lists
+    them: ``[blind]``, ``[password]``)."""
+    described = table.rules.describe() + ("; blind" if table.blind else "")
+    return described + ("; password needed" if table.password else "")
 
 
 def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:

@@ -41,7 +41,9 @@ def test_a_second_table_of_the_same_command_has_a_name_of_its_own(tmp_path: Path
 
     first = host_process(club, env)
     try:
-        assert first.out[1] == "table 1 'Table A' is open: 2 players, target 11, variants: none"
+        assert first.out[1] == (
+            "table 1 'Table A' is open: 2 players, target 11, variants: none; password needed"
+        )
         trio.run(_sit_down, port, 1, "club night")
     finally:
         first.stop()
@@ -51,7 +53,7 @@ def test_a_second_table_of_the_same_command_has_a_name_of_its_own(tmp_path: Path
         try:
             assert again.out[2] == (
                 "table 1 'Table A' is open again, its match going on: 2 players, target 11, "
-                "variants: none"
+                "variants: none; password needed"
             )
             listed = _names(port)
         finally:
@@ -66,7 +68,8 @@ def test_a_second_table_of_the_same_command_has_a_name_of_its_own(tmp_path: Path
         finally:
             other.stop()
         assert said[0] == (
-            f"table {opened} 'Table A ({opened})' is open: 2 players, target 11, variants: none"
+            f"table {opened} 'Table A ({opened})' is open: 2 players, target 11, variants: none; "
+            "password needed"
         )
     assert said[1] == ("table 2 'Table A (2)', opened with other settings, still waits for players")
     assert listed == ["Table A (2)", "Table A (3)"]
