@@ -59,6 +59,7 @@ from scopa_net.client.host_link import (
 from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
+from scopa_net.client.not_now import NOT_NOW, NotNow, goes_again
 from scopa_net.client.own_plays import OwnPlays, taken_otherwise
 from scopa_net.client.reconnection import (
     BACKOFF,
@@ -330,6 +331,8 @@ class NetworkSession:
         (its journal put back, :meth:`Reconnection.drop_moves_the_host_lost`)."""
         self._own_plays = OwnPlays()
         """This seat's moves as the host records them (protocol.md 3.5)."""
+        self._not_now = NotNow()
+        """Moves the host refused for now (its disk, a rate limit): they go again."""
         self._changed_play: ChangedPlayError | None = None
         """An ``ack`` that named another play than the move it answered: the seat stops."""
         self._seed: bytes | None = None
@@ -721,8 +724,12 @@ class NetworkSession:
                 link = await self._reconnection.come_back(link)
             if self._reconnection.to_resend:
                 await self._reconnection.resend_caught_up(link)
+            await self._reconnection.resend_not_now(link)
             await self._reconnection.send_seed_when_quiet(link)
-            with trio.move_on_at(min(self._seeds.receipt_due, self._words.losses_due)) as waiting:
+            due = min(self._seeds.receipt_due, self._words.losses_due)
+            if link.conn.state is State.SEATED:  # (else nothing is sent: no wake-up for it)
+                due = min(due, self._not_now.next_due)
+            with trio.move_on_at(due) as waiting:
                 msg = await link.receive()  # cancel-safe: bytes read stay in the codec
             if waiting.cancelled_caught:
                 if trio.current_time() >= self._words.losses_due:
@@ -838,6 +845,16 @@ class NetworkSession:
     def _answer(self, msg: m.Ack | m.Reject) -> None:
         if isinstance(msg, m.Ack):
             self._kept.keep_played(msg.seq)  # a client taking the seat back starts above it
+        if isinstance(msg, m.Reject) and msg.code in NOT_NOW and msg.move_id in self._unacked:
+            # Given before the host looks at the move (protocol.md 3.5): no answer to it, even
+            # to one it applied. It stays unanswered, judging no play held, and goes again.
+            if self._not_now.refused(msg.move_id, trio.current_time()):
+                sent = self._unacked[msg.move_id][0]
+                play = Play.from_code(play_code(sent.card, sent.captured))
+                self.notice(goes_again(msg.code, play.text()))
+            return
+        again = self._not_now.went_again(msg.move_id)
+        self._not_now.answered(msg.move_id)
         pending = self._unacked.pop(msg.move_id, None)
         if pending is None:
             return
@@ -846,7 +863,7 @@ class NetworkSession:
                 pending[0], msg, seat=self.seat, newest=self.mirror.seq
             )
         taken = isinstance(msg, m.Reject) and msg.code == ErrorCode.MOVE_ID_TAKEN.value
-        if taken and msg.move_id in self._resent and self.check_deals:
+        if taken and (again or msg.move_id in self._resent) and self.check_deals:
             # Sent again exactly as before under its own id: the host applied it otherwise.
             self._changed_play = taken_otherwise(pending[0])
         if not self._unacked and self.check_deals and self._changed_play is None:

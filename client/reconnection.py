@@ -661,6 +661,7 @@ class Reconnection:
         # Whatever the host had not acknowledged goes again (a repeat is applied once), as
         # soon as this connection has caught up to the event each move was chosen after.
         self.to_resend = list(session._unacked)
+        session._not_now.sent_again()  # (those refused for now go with the others)
         await self.resend_caught_up(link)
 
     def rewind(self, refusal: RefusedError) -> bool:
@@ -734,6 +735,7 @@ class Reconnection:
                 continue  # chosen on events the host still has: sent again as any
             del session._unacked[move_id]
             session._resent.discard(move_id)
+            session._not_now.answered(move_id)
             if move_id in session._queued:
                 session._queued.discard(move_id)
                 session._emit(MoveQueued(queued=False))
@@ -794,6 +796,18 @@ class Reconnection:
                 if move_id in session._queued:
                     session._queued.discard(move_id)
                     session._emit(MoveQueued(queued=False))  # on the wire at last
+
+    async def resend_not_now(self, link: _Link) -> None:
+        """Send again, exactly as before, each move the host refused for now (its disk, a
+        rate limit: protocol.md 3.5) whose pause is over. Only on a seated connection: a
+        connection lost meanwhile sends them with the resume (:meth:`resume`)."""
+        session = self.session
+        if link.conn.state is not State.SEATED or link is not session._link:
+            return
+        for move_id in session._not_now.due(trio.current_time()):
+            pending = session._unacked.get(move_id)
+            if pending is not None:
+                await link.send(pending[0])
 
     async def send_seed_when_quiet(self, link: _Link) -> None:
         """Send a due seed once every message already here is handled (just after a resume,

@@ -264,11 +264,10 @@ class PlayRefusedError(IllegalPlayError):
 REFUSALS = {
     ErrorCode.STALE.value: "the table changed before it reached the host; look again and play",
     ErrorCode.WRONG_PHASE.value: "no round is being played just now",
-    ErrorCode.STORAGE.value: "the host cannot save just now (its disk); try again in a moment",
-    ErrorCode.RATE_LIMITED.value: "the host asks you to slow down; try again",
     ErrorCode.MOVE_ID_TAKEN.value: "the host holds another move under this move's number",
 }
-"""What each ``reject`` code (protocol.md 3.5) means to the person whose play it refused."""
+"""What each ``reject`` code (protocol.md 3.5) means to the person whose play it refused
+(``storage`` and ``rate_limited`` refuse none: the move goes again, client/not_now.py)."""
 
 
 RESENT_REFUSALS = {

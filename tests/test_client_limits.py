@@ -204,10 +204,8 @@ async def test_a_play_refused_when_no_round_is_in_play_says_so(
     ("code", "message", "words"),
     [
         ("stale", "", "not played: '7d': the table changed before it reached the host; look"),
-        ("storage", "", "not played: '7d': the host cannot save just now (its disk); try again"),
         ("move_id_taken", "", "not played: '7d': the host holds another move under this"),
         ("not_your_turn", "", "illegal play: '7d': it is not your turn"),
-        ("rate_limited", "", "not played: '7d': the host asks you to slow down"),
     ],
 )
 def test_each_refusal_of_a_play_reads_as_what_stopped_it(

@@ -1,0 +1,85 @@
+"""Moves the host answered "not now" (protocol.md 3.5, 3.6): ``reject storage`` (its journal
+cannot be written just now) or ``reject rate_limited`` (this connection's refused moves used
+up their limit). The host gives those before it looks at the move at all, so they say nothing
+of it: a move sent again after a resume that the host had applied gets them too. Such a move
+stays unanswered (a ``played`` held for it stays held, 3.5) and the same ``play`` goes again,
+``move_id`` and all, after a pause that grows to :data:`LONGEST_PAUSE`, until the host answers
+it otherwise. Sans-IO: :class:`NotNow` is told the refusals and the time, and says which moves
+are due to go again.
+"""
+
+from __future__ import annotations
+
+import math
+
+from scopa_net.wire.errors import ErrorCode
+
+NOT_NOW = frozenset((ErrorCode.STORAGE.value, ErrorCode.RATE_LIMITED.value))
+"""The ``reject`` codes that answer a ``play`` before any check of it (protocol.md 3.5)."""
+FIRST_PAUSE = 0.5
+LONGEST_PAUSE = 5.0
+"""Seconds before a move refused "not now" goes again: the first pause, doubling up to the
+longest (the host tries its journal again at least every 5 s; a rate limit it put in debt has
+room again within about 3 s, 3.6)."""
+
+WHY = {
+    ErrorCode.STORAGE.value: "the host cannot save just now (its disk)",
+    ErrorCode.RATE_LIMITED.value: "the host asks this client to slow down",
+}
+"""Why a move goes again, in a person's words, by the code that refused it for now."""
+
+
+def goes_again(code: str, play: str) -> str:
+    """The one line a person reads when their move ``play`` is refused for now."""
+    return f"Your move {play} goes to the host again in a moment, by itself: {WHY[code]}."
+
+
+class NotNow:
+    """When each move refused for now is due to go again, and which of them were said."""
+
+    def __init__(self) -> None:
+        self._due: dict[int, float] = {}
+        """``move_id`` -> when it goes again (the clock :meth:`refused` was given)."""
+        self._pause: dict[int, float] = {}
+        """``move_id`` -> the pause before it went the last time it was refused."""
+        self._told: set[int] = set()
+        """Moves whose person was told they go again (once a move)."""
+
+    def refused(self, move_id: int, now: float) -> bool:
+        """The host refused ``move_id`` for now: it goes again after a pause. True the first
+        time for that move (the person is told then, not at every refusal)."""
+        pause = min(self._pause.get(move_id, FIRST_PAUSE / 2) * 2, LONGEST_PAUSE)
+        self._pause[move_id] = pause
+        self._due[move_id] = now + pause
+        first = move_id not in self._told
+        self._told.add(move_id)
+        return first
+
+    @property
+    def next_due(self) -> float:
+        """When the next move goes again (infinity: none waits)."""
+        return min(self._due.values(), default=math.inf)
+
+    def due(self, now: float) -> list[int]:
+        """The moves due to go again by ``now``, taken off the list (refused again, they are
+        put back by :meth:`refused`)."""
+        moves = [move_id for move_id, at in self._due.items() if at <= now]
+        for move_id in moves:
+            del self._due[move_id]
+        return moves
+
+    def sent_again(self) -> None:
+        """A new connection sends every unanswered move again (protocol.md 3.3): none waits
+        for its pause any more (what was said stays said)."""
+        self._due.clear()
+
+    def went_again(self, move_id: int) -> bool:
+        """Whether ``move_id`` was refused for now and went again exactly as first sent (a
+        ``move_id_taken`` for it then says the host applied it as another play, 3.5)."""
+        return move_id in self._told
+
+    def answered(self, move_id: int) -> None:
+        """``move_id`` is answered (or given up): nothing more of it."""
+        self._due.pop(move_id, None)
+        self._pause.pop(move_id, None)
+        self._told.discard(move_id)
