@@ -74,6 +74,8 @@ class OwnPlays:
         """A move answered with a refusal; `move_id_taken` for a move sent again as it was first
         sent says the host applied it as another play (3.5 step 1)."""
         move_id = reject["move_id"]
+        if reject["code"] in ("storage", "rate_limited"):
+            return None  # no answer to the move (given before any check): it goes again
         self.unanswered.discard(move_id)
         if reject["code"] == "move_id_taken" and move_id in self.again:
             card, captured = self.sent[move_id]

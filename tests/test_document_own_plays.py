@@ -133,6 +133,24 @@ def test_a_repeat_answered_after_its_replayed_event_is_compared_with_it() -> Non
     )
 
 
+def test_a_not_now_answer_leaves_the_move_unanswered_and_its_held_play_waiting() -> None:
+    """3.5: `storage` and `rate_limited` come before any check, even to a move sent again
+    that the host had applied: the move stays unanswered, sent again as it was, and the play
+    held for it is judged by the answer to that (here the repeat's `ack`), not by them."""
+    for code in ("storage", "rate_limited"):
+        own = OwnPlays()
+        own.sending(3, 24, 1 << 25)
+        assert own.event({"t": "played", "seq": 9, "seat": 0, "card": 24, "captured": 1 << 25},
+                         0, watched=True) is None  # fmt: skip
+        own.sending(3, 24, 1 << 25)  # sent again after a resume
+        assert own.reject({"move_id": 3, "code": code}) is None
+        assert own.unanswered == {3}
+        own.sending(3, 24, 1 << 25)  # sent again after a pause
+        assert own.ack({"move_id": 3, "seq": 9, "duplicate": True}, last_seq=9) is None
+        assert not own.held
+        assert not own.unanswered
+
+
 async def test_an_ack_for_a_move_it_never_sent_ends_its_connection_out_of_order() -> None:
     """3.1, 3.5: a host that plays a card for Ada and sends her an `ack` naming it under a
     `move_id` she never used, as if she had sent it: her client refuses the answer (`bye
