@@ -171,6 +171,14 @@ class TableTask:
         self._taken: dict[tuple[int, bytes], tuple[str, str]] = {}
         """(seat, token hash) -> why the token died, its seat taken by a newcomer while its
         player was away too long: what a ``resume`` with it is told, and the host's log."""
+        self._from_journal = [seat.seq for seat in table.seats]
+        """Each seat's newest event as this host started (its journal replayed; 0 for a new
+        table): all a client holding a token of an earlier run of the host can have seen of
+        what this run has (protocol.md 3.3). The host's events after it are this run's, and,
+        on a journal put back from an older copy, another history than the one it saw."""
+        self._issued: set[tuple[int, bytes]] = set()
+        """(seat, token hash) of each live token this run issued: its holder saw this run's
+        events (a token dead is dropped as the seat's next is issued)."""
         self._seed_deadline = math.inf
         self._stage: object = None
         self._bot_due: float | None = None
@@ -1111,6 +1119,7 @@ class TableTask:
             if s.open_to_newcomer
         }
         seat = self.table.join(msg.seat, msg.name, token_hash(token))
+        self._issued.add((seat, token_hash(token)))
         s = self.table.seats[seat]
         outbox.joined_unsent = True  # until its writer hands the joined to the socket
         replies.append(
@@ -1197,9 +1206,23 @@ class TableTask:
                 "resume with the newest seq received",
                 current_seq=s.seq,
             )
+        started = self._from_journal[msg.seat]
+        if msg.last_seq > started and (msg.seat, token_hash(msg.token)) not in self._issued:
+            # A token of an earlier run: what its holder saw past the journal this run
+            # started from, this run never sent (its journal was put back from an older
+            # copy, or lost its last writes); the events here since are another history.
+            raise TableError(
+                ErrorCode.STALE,
+                f"last_seq {msg.last_seq} is beyond this seat's newest event {started} in the "
+                "journal the host started again from; resume from where this seat's match began",
+                current_seq=started,
+            )
         self._resume_times[msg.seat] = [*recent, now]
         token = secrets.token_bytes(TOKEN_BYTES)
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
+        live = {(msg.seat, h) for h in (*s.older_tokens, s.token_hash)}
+        self._issued = {t for t in self._issued if t[0] != msg.seat or t in live}
+        self._issued.add((msg.seat, token_hash(token)))
         replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
         start = None if replay else self._catch_up_point(msg.seat)
         kept = None if replay else self._kept_from(msg.seat)

@@ -49,10 +49,9 @@ async def carla_sits_then_the_host_loses_events(
     started again on the copy; Ada and Carla play the match out there. Carla's screen.
     ``typed``: Carla types a card on her turn while the host is down, before it comes back on
     the copy; what that typing printed is put there once it returns. The host waits 30 s
-    before a computer plays for a seat that is away: with less, a computer at the host started
-    again could play past the events Carla had seen before her client is back, and she would be
-    told another history, not that the host lost events (a resume names only the newest event's
-    seq, so a host whose older journal has since gone past it looks like one that forked)."""
+    before a computer plays for a seat that is away, so that Carla is back before the host's
+    events pass the newest she saw (the case where a computer plays past them first is
+    test_older_journal_played_past_a_seat's)."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     async with trio.open_nursery() as nursery:
         first = await start_host(nursery, db=str(db), bot_delay=0, grace=30)
