@@ -60,7 +60,12 @@ from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
 from scopa_net.client.not_now import NOT_NOW, NotNow, goes_again
-from scopa_net.client.own_plays import OwnPlays, taken_otherwise
+from scopa_net.client.own_plays import (
+    AFTER_IT_WAS_PUT_OFF,
+    AS_THE_CONNECTION_CAME_BACK,
+    OwnPlays,
+    taken_otherwise,
+)
 from scopa_net.client.reconnection import (
     BACKOFF,
     CATCH_UP_QUIET,
@@ -865,7 +870,9 @@ class NetworkSession:
         taken = isinstance(msg, m.Reject) and msg.code == ErrorCode.MOVE_ID_TAKEN.value
         if taken and (again or msg.move_id in self._resent) and self.check_deals:
             # Sent again exactly as before under its own id: the host applied it otherwise.
-            self._changed_play = taken_otherwise(pending[0])
+            resumed = msg.move_id in self._resent
+            when = AS_THE_CONNECTION_CAME_BACK if resumed else AFTER_IT_WAS_PUT_OFF
+            self._changed_play = taken_otherwise(pending[0], when)
         if not self._unacked and self.check_deals and self._changed_play is None:
             closing = isinstance(msg, m.Reject) and msg.code == ErrorCode.WRONG_PHASE.value
             self._changed_play = self._own_plays.all_answered(closing=closing)

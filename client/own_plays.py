@@ -64,13 +64,18 @@ def changed(sent: m.Play, seat: int, seq: int, read: m.Played | None) -> Changed
     return None
 
 
-def taken_otherwise(sent: m.Play) -> ChangedPlayError:
-    """The host refused ``sent``, a move sent again after the connection came back, as
-    ``move_id_taken``: it applied that move (this seat's, sent as it is now) as another play."""
+AS_THE_CONNECTION_CAME_BACK = "as the connection came back"
+AFTER_IT_WAS_PUT_OFF = "after the host put it off (storage or rate_limited)"
+"""When a move went again exactly as first sent: after a resume, or after a "not now"."""
+
+
+def taken_otherwise(sent: m.Play, when: str = AS_THE_CONNECTION_CAME_BACK) -> ChangedPlayError:
+    """The host refused ``sent``, a move sent again ``when``, as ``move_id_taken``: it applied
+    that move (this seat's, sent as it is now) as another play."""
     return ChangedPlayError(
-        f"the host answered your play of {play_words(sent.card, sent.captured)}, sent again as "
-        "the connection came back, that it had applied that move as another play "
-        "(move_id_taken): it recorded another play than the one you sent"
+        f"the host answered your play of {play_words(sent.card, sent.captured)}, sent again "
+        f"{when}, that it had applied that move as another play (move_id_taken): it recorded "
+        "another play than the one you sent"
     )
 
 

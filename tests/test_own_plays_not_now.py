@@ -19,6 +19,7 @@ from rawplayer import RawPlayer, answer, close_links, open_link
 
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import CARDS
+from scopa_net.client.own_plays import AFTER_IT_WAS_PUT_OFF, play_words, taken_otherwise
 from scopa_net.client.session import ConnectionState
 from scopa_net.errors import IllegalPlayError
 from scopa_net.mirror import SeatMirror
@@ -177,3 +178,17 @@ async def test_a_move_refused_for_the_rate_limit_goes_again_by_itself(tmp_path: 
     assert not [line for line in ada.lines if "not played" in line], ada.lines
     assert ada.session.view is not None
     assert any(r.seat == ada.session.seat and r.play == play for r in ada.session.view.plays)
+
+
+def test_a_move_put_off_then_refused_as_taken_is_said_as_put_off() -> None:
+    """A move refused for now, sent again exactly as first sent, and then answered
+    ``move_id_taken``: the host says it applied that move as another play (protocol.md 3.5).
+    The banner says when it went again: after the host put it off, not as a connection came
+    back (there was no drop)."""
+    sent = m.Play(move_id=5, after=3, card=CARDS[26].index, captured=1 << CARDS[25].index)
+    said = str(taken_otherwise(sent, AFTER_IT_WAS_PUT_OFF))
+    assert said == (
+        f"the host answered your play of {play_words(sent.card, sent.captured)}, sent again "
+        "after the host put it off (storage or rate_limited), that it had applied that move as "
+        "another play (move_id_taken): it recorded another play than the one you sent"
+    )
