@@ -227,8 +227,10 @@ class EndOfMatch:
                     match_seq=e.seq,
                     seats=seats_kept(session._seating.seats),
                     start="",
+                    acked=(),
                 )
                 session._kept.save_record()
+            session._own_plays.new_match()
             text = "everyone agreed: a new match begins"
             session._emit(Message(seat=None, text=text, table=True))
             session._emit(MatchStarted(match_scores=session.mirror.view.scores))

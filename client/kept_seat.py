@@ -8,7 +8,13 @@ import logging
 from dataclasses import replace
 from typing import Any
 
-from scopa_net.client.seat_store import PendingMove, SeatRecord, SeatStore, seats_kept
+from scopa_net.client.seat_store import (
+    AckedPlay,
+    PendingMove,
+    SeatRecord,
+    SeatStore,
+    seats_kept,
+)
 from scopa_net.fair.errors import FairnessError
 from scopa_net.fair.transcript import RoundRecord, decode_round, encode_round
 from scopa_net.wire import messages as m
@@ -60,6 +66,7 @@ class KeptSeat:
             start=encode_payload(snapshot).hex()
             if session.witness and session.witness.mid_match
             else "",
+            acked=(),
         ).with_token(token)
         self.save_record()
 
@@ -137,17 +144,33 @@ class KeptSeat:
         except (ValueError, TypeError, IndexError):
             return None
 
-    def keep_played(self, seq: int) -> None:
+    def keep_played(self, seq: int, card: int, captured: int) -> None:
         """Remember (saved with the record's next save) that the ``played`` event ``seq`` was
-        a move of this seat's, acknowledged by the host."""
-        if self.record is not None and seq > self.record.last_played:
-            self.record = replace(self.record, last_played=seq)
+        this seat's move of ``card`` taking ``captured``, acknowledged by the host (one
+        acknowledged there before, and lost with the host's later events, is replaced)."""
+        record = self.record
+        if record is None:
+            return
+        acked = record.acked
+        if acked is not None:
+            kept = [p for p in acked if p.seq != seq]
+            acked = tuple(sorted([*kept, AckedPlay(seq, card, captured)], key=lambda p: p.seq))
+        self.record = replace(record, last_played=max(record.last_played, seq), acked=acked)
 
-    def lost_after(self, seq: int) -> None:
-        """The host lost its events after ``seq`` (its journal put back, protocol.md 3.3): a
-        play of this seat's it acknowledged there is no longer one (:meth:`keep_played`)."""
-        if self.record is not None and self.record.last_played > seq:
-            self.record = replace(self.record, last_played=seq)
+    def lost_after(self, newest: int | None, start: int) -> None:
+        """The host lost its events after ``newest`` (its journal put back, protocol.md 3.3;
+        None: it did not say where, so after ``start``, where the seat's match began here):
+        a play of this seat's it acknowledged there is no longer one (:meth:`keep_played`).
+        Not knowing which of the earlier ones it still has, the record keeps no list of them."""
+        record = self.record
+        if record is None:
+            return
+        seq = start if newest is None else newest
+        acked = record.acked
+        if acked is not None:
+            acked = None if newest is None else tuple(p for p in acked if p.seq <= newest)
+        if record.last_played > seq or acked != record.acked:
+            self.record = replace(record, last_played=min(record.last_played, seq), acked=acked)
             self.save_record()
 
     def kept_seed(self, round_id: bytes) -> bytes | None:

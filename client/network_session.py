@@ -325,7 +325,9 @@ class NetworkSession:
         """For a seat taken back from disk: the newest ``played`` event an earlier client of
         the seat had acknowledged (every play of the seat up to it was its person's); after a
         ``stale`` resume, the host's newest event then (what it acknowledged after that, it
-        lost: :meth:`Reconnection.rewind`)."""
+        lost: :meth:`Reconnection.rewind`). Only while the plays acknowledged are not known
+        one by one (a seat record kept before they were): else each is checked against them
+        (:class:`~scopa_net.client.own_plays.OwnPlays`)."""
         self._awaited: set[int] = set()
         """Moves whose :meth:`submit` waits for the host's answer (not those taken back)."""
         self._resent: set[int] = set()
@@ -375,7 +377,8 @@ class NetworkSession:
         self._unchecked_replay = False
         """The replay under way brings a seat taken back from disk up to date: its plays of
         this seat are not checked (an earlier client's answered moves may be in it, protocol.md
-        3.5). Not after a ``stale`` resume whose host said its newest event: the plays up to
+        3.5), where its record does not say which plays those were (one kept before it did).
+        Not after a ``stale`` resume whose host said its newest event: the plays up to
         it are below :attr:`_acked_floor`, and one after it is checked even in the replay."""
         self.end_note: str | None = None
         """The last line for the player when the session ends on its own (host gone...)."""
@@ -835,12 +838,17 @@ class NetworkSession:
 
     def _mine(self, e: m.Message) -> bool:
         """Whether a ``played`` for this seat is its person's to make (protocol.md 3.5): no
-        computer plays for them as the events have it (a stand-in, a blind round sat out), and
-        this client is not being replayed a seat taken back from disk (an earlier client's
-        answered moves are in that replay)."""
+        computer plays for them as the events have it (a stand-in, a blind round sat out), and,
+        where the plays an earlier client of the seat had answered are not known one by one (a
+        record kept before they were), it is not one of them (:attr:`_acked_floor`), nor in the
+        replay of a seat taken back from disk. Where they are known, :class:`OwnPlays` takes
+        each replayed as it was acknowledged for the person's."""
         if not isinstance(e, m.Played) or e.seat != self.seat:
             return False
-        if self._unchecked_replay or self.mirror is None or e.seq <= self._acked_floor:
+        if self.mirror is None:
+            return False
+        exempt = self._unchecked_replay or e.seq <= self._acked_floor
+        if exempt and not self._own_plays.knows_earlier:
             return False  # (up to the floor: an earlier client's moves, a replay in pieces)
         seats = self._seating.seats
         if self.seat >= len(seats) or seats[self.seat].kind != "human":
@@ -848,8 +856,6 @@ class NetworkSession:
         return not self._seating.played_by_computer(self.seat, self.mirror.view)
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
-        if isinstance(msg, m.Ack):
-            self._kept.keep_played(msg.seq)  # a client taking the seat back starts above it
         if isinstance(msg, m.Reject) and msg.code in NOT_NOW and msg.move_id in self._unacked:
             # Given before the host looks at the move (protocol.md 3.5): no answer to it, even
             # to one it applied. It stays unanswered, judging no play held, and goes again.
@@ -863,6 +869,8 @@ class NetworkSession:
         pending = self._unacked.pop(msg.move_id, None)
         if pending is None:
             return
+        if isinstance(msg, m.Ack):  # a client taking the seat back knows it as this seat's
+            self._kept.keep_played(msg.seq, pending[0].card, pending[0].captured)
         if isinstance(msg, m.Ack) and self.check_deals and self.mirror is not None:
             self._changed_play = self._own_plays.acknowledged(
                 pending[0], msg, seat=self.seat, newest=self.mirror.seq

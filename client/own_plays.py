@@ -11,7 +11,10 @@ returns the mismatch, if any, as a :class:`~scopa_net.fair.errors.ChangedPlayErr
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from scopa_net.cards import CARDS, cards_of
+from scopa_net.client.seat_store import AckedPlay
 from scopa_net.fair.errors import ChangedPlayError
 from scopa_net.notation import format_card
 from scopa_net.wire import messages as m
@@ -89,6 +92,17 @@ def unsent(read: m.Played) -> ChangedPlayError:
     )
 
 
+def recorded_over(read: m.Played, acked: tuple[int, int]) -> ChangedPlayError:
+    """A play recorded for this seat where the host had acknowledged another of its plays
+    (``acked``: card, captured), none of its moves since that play, with no computer
+    announced standing in for its person."""
+    return ChangedPlayError(
+        f"the host recorded a play for your seat, {play_words(read.card, read.captured)}, as "
+        f"event {read.seq}, where it had acknowledged your play of {play_words(*acked)}: you "
+        "did not make that play, and the host announced no computer playing for you"
+    )
+
+
 class OwnPlays:
     """The moves this seat's host acknowledged, until their ``played`` events are read, and
     what this seat read at each recent ``seq``."""
@@ -96,6 +110,17 @@ class OwnPlays:
     def __init__(self) -> None:
         self._acked: dict[int, m.Play] = {}
         """``seq`` named by an ``ack`` -> the move it answered, its event not read yet."""
+        self._earlier: dict[int, tuple[int, int]] | None = {}
+        """``seq`` -> (card, captured) of every play of this seat in its match that the host
+        acknowledged, to this client or an earlier one of the seat, and still has (None: not
+        known, a seat record kept before they were: then its session exempts the plays up to
+        the newest one acknowledged)."""
+        self._live = False
+        """Whether the host has answered a new move of this seat since it began replaying
+        its events (taken back from disk, or after a ``stale`` resume): that answer comes
+        after every event it replays, so a play read since is none of them, and no play
+        acknowledged before (by another client, or before the events it lost) is taken as
+        it any more: its seq may be an earlier play's, its cards the same."""
         self._read: dict[int, m.Played | None] = {}
         """``seq`` -> the ``played`` event read there (None: another event), the last
         :data:`KEEP` events read."""
@@ -103,13 +128,37 @@ class OwnPlays:
         """Plays for this seat read while a move of its was unanswered, that no ``ack`` has
         named yet: each must be one of those moves (a computer's announced is not kept)."""
 
-    def forget(self) -> None:
+    @property
+    def knows_earlier(self) -> bool:
+        """Whether every play of this seat acknowledged in its match is known here (else
+        its session exempts the plays an earlier client may have had answered)."""
+        return self._earlier is not None
+
+    def known(self, plays: Iterable[AckedPlay] | None) -> None:
+        """A seat taken back from disk: ``plays`` are its plays the host acknowledged to an
+        earlier client (None: not known, a record kept before they were)."""
+        self._earlier = None if plays is None else {p.seq: (p.card, p.captured) for p in plays}
+        self._live = False
+
+    def new_match(self) -> None:
+        """A rematch began: no play of the match before is this one's."""
+        self._earlier = {}
+
+    def forget(self, newest: int | None) -> None:
         """The host's events are read again from an earlier point (its journal put back, 3.3):
-        its numbers after that point are not the ones read, and what it acknowledged then, it
-        lost."""
+        its numbers after its ``newest`` event are not the ones read, and what it acknowledged
+        there, it lost (None: not said, so which acknowledged plays it still has is not known).
+        Not every event up to ``newest`` is one read before (a host started again numbers what
+        it says then, a seat_status, after the events it kept): a play of this seat read again
+        is checked as any, against those acknowledged up to ``newest``."""
         self._acked.clear()
         self._read.clear()
         self._unclaimed.clear()
+        self._live = False
+        if self._earlier is None or newest is None:
+            self._earlier = None
+            return
+        self._earlier = {seq: p for seq, p in self._earlier.items() if seq <= newest}
 
     def acknowledged(
         self, sent: m.Play, ack: m.Ack, *, seat: int, newest: int
@@ -117,6 +166,9 @@ class OwnPlays:
         """The host's ``ack`` of ``sent`` from ``seat``, when this seat has read up to event
         ``newest``: the mismatch if the event it names was read already and is not this move."""
         self._unclaimed.pop(ack.seq, None)
+        if self._earlier is not None:
+            self._earlier[ack.seq] = (sent.card, sent.captured)
+        self._live = self._live or not ack.duplicate
         if ack.seq in self._read:
             return changed(sent, seat, ack.seq, self._read[ack.seq])
         if ack.seq > newest:
@@ -142,8 +194,11 @@ class OwnPlays:
         """A numbered event as it arrives at ``seat``, before it is shown: the mismatch if it
         is the event an ``ack`` named and does not match, or a play for this seat that no
         ``ack`` named, while ``mine`` (no computer plays for its person, as the events have
-        it, and this client follows the table live): at once, or, while a move of its is
-        unanswered (``pending``), once every move is answered and none named it."""
+        it, and this client follows the table live), unless it is one of this seat's plays
+        acknowledged before (to an earlier client of the seat, say) at that ``seq``, replayed
+        before the host answered a new move of this seat: at once,
+        or, while a move of its is unanswered (``pending``), once every move is answered and
+        none named it."""
         seq: int = event.seq  # type: ignore[attr-defined]
         played = event if isinstance(event, m.Played) else None
         self._read[seq] = played
@@ -157,7 +212,12 @@ class OwnPlays:
             return changed(sent, seat, seq, played)
         if played is None or played.seat != seat or not mine:
             return None
+        acked = None if self._earlier is None else self._earlier.get(seq)
+        if acked == (played.card, played.captured) and not self._live:
+            return None  # acknowledged before (to an earlier client, say), replayed
         if pending:
             self._unclaimed[seq] = played
             return None
-        return unsent(played)
+        if acked is None or acked == (played.card, played.captured):
+            return unsent(played)
+        return recorded_over(played, acked)

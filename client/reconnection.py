@@ -385,6 +385,7 @@ class Reconnection:
         session.match_no = record.match_no
         session._sitting.start_seat(starting_snapshot(record), mid_match=record.mid_match)
         session._acked_floor = record.last_played  # the earlier client's moves, acknowledged
+        session._own_plays.known(record.acked)  # (which ones: each play of them replayed)
         told = session._kept.seeds_out_round()
         if told is not None and isinstance(session.witness, DealWitness):
             # The round whose commitments reached the client before this one: the host tells
@@ -686,16 +687,16 @@ class Reconnection:
         )
         self.drop_moves_the_host_lost(newest)
         # The plays of this seat the host acknowledged after its newest event were lost with
-        # it: one recorded there now is checked as any other (3.5). Those up to it this seat
-        # read before, and checked then (or took as an earlier client's): they stand.
+        # it: one recorded there now is checked as any other (3.5). Those up to it stand: a
+        # play of the seat replayed there must be one of them, as it was acknowledged.
         session._acked_floor = min(session._acked_floor, start.seq) if newest is None else newest
-        session._kept.lost_after(start.seq if newest is None else newest)  # (for the next client)
+        session._kept.lost_after(newest, start.seq)  # (for the next client)
         # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
         # that it checks the rounds from there and keeps its transcript (before, a newcomer
         # rebuilt here checked cards alone, and saved no transcript).
         mid_match = session._start_mid_match
         session.mirror = SeatMirror(start)
-        session._own_plays.forget()  # the host's numbers from here are not the ones read
+        session._own_plays.forget(newest)  # its numbers after `newest` are not the ones read
         if isinstance(session.witness, BlindWitness):
             blind_told = session.witness.opened_rounds()
             session.witness = session._blind_witness(mid_match)

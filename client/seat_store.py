@@ -55,6 +55,16 @@ class PendingMove:
 
 
 @dataclass(frozen=True, slots=True)
+class AckedPlay:
+    """A play of the seat that the host acknowledged (``ack``): the ``played`` event's seq,
+    and the card and capture the move sent."""
+
+    seq: int
+    card: int
+    captured: int
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRecord:
     """Everything needed to take a seat back."""
 
@@ -104,6 +114,14 @@ class SeatRecord:
     client taking the seat back takes every play of the seat up to it as its person's (a
     later one it did not send, while no computer stood in, is a changed play: protocol.md
     3.5)."""
+    acked: tuple[AckedPlay, ...] | None = None
+    """Every play of the seat in its match (after ``match_seq``) that the host acknowledged
+    and still has, oldest first (a ``stale`` resume drops those after the host's newest event,
+    3.3): a client taking the seat back takes a play of the seat in the events replayed as
+    its person's only if it is one of these (or a computer's for them, or the answer to a
+    move still unanswered); any other is a changed play (protocol.md 3.5). None in a record
+    kept before (and after a ``stale`` resume from a host that did not say its newest event):
+    then every play up to ``last_played`` is taken as the person's."""
     names: tuple[str, ...] = ()
     seats: tuple[tuple[str, str | None, bool], ...] = ()
     """Who held each seat at ``match_seq`` (kind, name, connected), as the seat's snapshot or
@@ -136,6 +154,8 @@ class SeatRecord:
     def to_json(self) -> str:
         data = asdict(self)
         data["pending"] = [asdict(p) for p in self.pending]
+        if self.acked is not None:
+            data["acked"] = [asdict(p) for p in self.acked]
         return json.dumps(data, indent=1, sort_keys=True)
 
     @classmethod
@@ -146,6 +166,8 @@ class SeatRecord:
         data["names"] = tuple(data.get("names", ()))
         data["seats"] = tuple(tuple(seat) for seat in data.get("seats", ()))
         data["pending"] = tuple(PendingMove(**p) for p in data.get("pending", ()))
+        if data.get("acked") is not None:  # (left out, or null: a record kept before)
+            data["acked"] = tuple(AckedPlay(**p) for p in data["acked"])
         data["blind_dealt"] = tuple(data.get("blind_dealt", ()))
         return cls(**data)
 

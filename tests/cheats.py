@@ -85,3 +85,29 @@ def play_once_for(
         return honest(task, at)
 
     monkeypatch.setattr(TableTask, "_automatic", cheating)
+
+
+def rewrite_a_play(
+    monkeypatch: pytest.MonkeyPatch,
+    seat: int,
+    play: tuple[int, int],
+    into: tuple[int, int],
+    rewritten: list[tuple[int, int]],
+) -> None:
+    """The host, started again on its journal, rebuilds its tables with ``seat``'s ``play``
+    (card, captured) rewritten as the play ``into``: the play in its events from then on is
+    one the person never made (its card's deck position and salt the host's own, as for any
+    card it dealt). ``rewritten`` gets ``into`` once it is done."""
+    honest = Table.replay
+
+    def cheating(table: Table, entries: list[tuple[str, dict]]) -> None:
+        replayed = []
+        for kind, payload in entries:
+            mine = kind == "play" and payload.get("seat") == seat
+            if mine and (payload["card"], payload["captured"]) == play:
+                payload = {**payload, "card": into[0], "captured": into[1]}
+                rewritten.append(into)
+            replayed.append((kind, payload))
+        honest(table, replayed)
+
+    monkeypatch.setattr(Table, "replay", cheating)

@@ -6,6 +6,7 @@ saves the evidence, and ``scopa-net verify`` of it is NOT VERIFIED, with what sh
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -34,6 +35,7 @@ from scopa_net.client.client_state import ClientState
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.own_plays import OwnPlays
+from scopa_net.client.seat_store import AckedPlay, SeatRecord
 from scopa_net.client.session import ConnectionState
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_DEAL_FAILED
@@ -384,3 +386,83 @@ async def test_a_move_sent_again_from_disk_that_the_host_applied_otherwise_stops
     assert failed.evidence is not None
     assert failed.evidence.exists()
     assert "was not played" not in screens[0].text, screens[0].text
+
+
+def test_a_replayed_play_is_taken_as_hers_only_where_the_host_acknowledged_that_one() -> None:
+    """A seat taken back from disk knows the plays the host acknowledged to an earlier client
+    (seq, card, capture): one replayed at its seq as acknowledged raises nothing; another
+    play of her seat there, or one where none was acknowledged, is a changed play; once the
+    host has answered a new move of hers (after every event it replays), a play recorded
+    for her at a seq acknowledged before, even as it was, is one she did not make; a play
+    held while a move of hers is unanswered waits for its answer, as any."""
+    earlier = [AckedPlay(9, CARD["7d"], mask("7s")), AckedPlay(13, CARD["Kb"], 0)]
+    back = OwnPlays()
+    back.known(earlier)
+    assert back.read(played(9, 0, "7d", mask("7s")), seat=0, mine=True, pending=False) is None
+    error = back.read(played(13, 0, "Ks", 0), seat=0, mine=True, pending=False)
+    assert str(error) == (
+        "the host recorded a play for your seat, Ks laying it on the table, as event 13, where "
+        "it had acknowledged your play of Kb laying it on the table: you did not make that "
+        "play, and the host announced no computer playing for you"
+    )
+    error = back.read(played(11, 0, "5h", 0), seat=0, mine=True, pending=False)
+    assert str(error).startswith("the host recorded a play for your seat, 5h laying it on the")
+    assert back.read(played(11, 1, "5h", 0), seat=0, mine=False, pending=False) is None
+    held = OwnPlays()
+    held.known(earlier)
+    assert held.read(played(11, 0, "5h", 0), seat=0, mine=True, pending=True) is None
+    sent = m.Play(move_id=2, after=10, card=CARD["5h"], captured=0)
+    ack = m.Ack(move_id=2, seq=11, duplicate=True)
+    assert held.acknowledged(sent, ack, seat=0, newest=11) is None
+    assert held.all_answered() is None  # (its answer named it)
+    live = OwnPlays()
+    live.known(earlier)
+    sent = m.Play(move_id=3, after=10, card=CARD["3b"], captured=0)
+    ack = m.Ack(move_id=3, seq=11, duplicate=False)
+    assert live.acknowledged(sent, ack, seat=0, newest=10) is None
+    assert live.read(played(11, 0, "3b", 0), seat=0, mine=True, pending=False) is None
+    error = live.read(played(13, 0, "Kb", 0), seat=0, mine=True, pending=False)
+    assert str(error).startswith("the host recorded a play for your seat, Kb laying it on the")
+
+
+def test_after_a_stale_resume_only_the_plays_up_to_the_host_s_newest_event_stand() -> None:
+    """``stale`` with the host's newest event (3.3): the plays it acknowledged after it are
+    lost, those up to it are replayed as acknowledged; a play of her seat replayed up to it
+    otherwise is a changed play. Not said: which ones it kept is not known (the seat's session
+    then exempts the replay, as for a seat record kept before the plays were kept)."""
+    plays = OwnPlays()
+    assert plays.knows_earlier
+    for move_id, (seq, card) in enumerate([(9, "7d"), (13, "Kb"), (17, "2s")], start=1):
+        sent = m.Play(move_id=move_id, after=seq - 1, card=CARD[card], captured=0)
+        ack = m.Ack(move_id=move_id, seq=seq, duplicate=False)
+        assert plays.acknowledged(sent, ack, seat=0, newest=seq - 1) is None
+        assert plays.read(played(seq, 0, card, 0), seat=0, mine=True, pending=False) is None
+    plays.forget(13)
+    assert plays.read(played(9, 0, "7d", 0), seat=0, mine=True, pending=False) is None
+    error = plays.read(played(13, 0, "Ks", 0), seat=0, mine=True, pending=False)
+    assert str(error).startswith("the host recorded a play for your seat, Ks laying it on the")
+    error = plays.read(played(17, 0, "2s", 0), seat=0, mine=True, pending=False)
+    assert str(error).startswith("the host recorded a play for your seat, 2s laying it on the")
+    plays.forget(None)
+    assert not plays.knows_earlier
+    older = OwnPlays()
+    older.known(None)
+    assert not older.knows_earlier
+
+
+def test_a_seat_record_keeps_the_plays_acknowledged_and_an_older_one_reads_without_them() -> None:
+    """The seat's file keeps each play the host acknowledged (seq, card, capture) as written;
+    one written before it did (no ``acked``) reads as not knowing them, and says so when
+    saved again (its client then takes every play up to ``last_played`` as the person's)."""
+    record = SeatRecord(
+        host="127.0.0.1", port=7777, host_key="ab" * 32, table_id=1, seat=0, name="Ada",
+        players=2, target=16, last_played=13,
+        acked=(AckedPlay(9, CARD["7d"], mask("7s")), AckedPlay(13, CARD["Kb"], 0)),
+    )  # fmt: skip
+    assert SeatRecord.from_json(record.to_json()) == record
+    older = json.loads(record.to_json())
+    del older["acked"]
+    before = SeatRecord.from_json(json.dumps(older))
+    assert before.acked is None
+    assert before.last_played == 13
+    assert SeatRecord.from_json(before.to_json()).acked is None

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import trio
-from cheats import play_once_for
+from cheats import play_once_for, rewrite_a_play
 from hosting import CutOff, create, start_host
 from journal_copies import copy_journal, put_back
 from person_screen import Player, deal_checks_failed, sit, take_back, until
@@ -21,6 +21,7 @@ from person_screen import Player, deal_checks_failed, sit, take_back, until
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import ConnectionState
+from scopa_net.client.session_errors import DealCheckFailedError
 from scopa_net.commands.main import main
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.rules import RuleSet
@@ -228,5 +229,172 @@ async def test_her_own_plays_and_a_stand_ins_in_the_events_replayed_raise_no_ala
     record = back.session._kept.record
     assert record is not None
     assert record.last_played > acknowledged  # (she played on past the events the host lost)
+    assert "DEAL CHECK FAILED" not in back.text, back.text
+    assert back.session.deal_failure is None
+
+
+def stopped_on_a_changed_play(
+    failed: list[DealCheckFailedError], keys: list[bytes], capsys: pytest.CaptureFixture[str]
+) -> str:
+    """The one deal check that stopped Ada's client, a changed play with its evidence saved
+    and refused by ``verify``: the first line of its banner."""
+    assert failed, "Ada's client took the host's forged play for her seat as hers, and played on"
+    (stopped,) = failed
+    banner = stopped.banner.splitlines()[0]
+    assert banner.startswith("DEAL CHECK FAILED in round 1: changed play: "), banner
+    assert stopped.evidence is not None
+    assert stopped.evidence.exists()
+    capsys.readouterr()
+    assert main(["verify", "--pin", fingerprint(keys[0]), str(stopped.evidence)]) == 1
+    out = " ".join(capsys.readouterr().out.split())
+    assert "saved as evidence when the client stopped: round 1, changed play: " in out, out
+    assert out.endswith("NOT VERIFIED"), out
+    return banner
+
+
+async def test_a_play_the_host_makes_for_her_before_she_takes_her_seat_back_stops_her_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Ada's client died after four more plays past the copy of the host's journal; the host
+    is put back on the copy and started again BEFORE ``join`` takes her seat back from disk:
+    nothing tells her new client that the host has fewer events (no ``stale``: it resumes
+    from the match's start). The host's computer plays her second card there, numbered within
+    the events it lost (below the newest play her record kept as acknowledged). Before the fix
+    her client took it for one of her earlier client's plays and showed it as hers."""
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    played_for: list[int] = []
+    keys: list[bytes] = []
+
+    async def ada_plays() -> None:
+        async with trio.open_nursery() as nursery:
+            first = await start_host(nursery, db=str(db), grace=600)
+            keys.append(first.public_key)
+            ada = await sit(nursery, first, "Ada", tmp_path, create=create(RULES, bots=1))
+            await until(lambda: her_turn(ada), 30)
+            copy_journal(db, copy)
+            assert ada.session.mirror is not None
+            copied = ada.session.mirror.seq
+            await plays_turns(ada, 4)
+            ada.crash()
+            (record,) = SeatStore(tmp_path / "Ada").records()
+            await first.shutdown()
+            first.journal.close()
+            put_back(copy, db)
+            play_once_for(monkeypatch, 0, played_for, turn=1)
+            again = await start_host(nursery, db=str(db), grace=600)
+            back = await sit(
+                nursery, again, "Ada", tmp_path, table_id=record.table_id, resume_from=record
+            )
+            await until(lambda: "Back in your seat" in back.text)
+            await plays_turns(back, 1)
+            shown = shown_plays(back)
+            await until(lambda: played_for, 30)  # (the host's computer plays her next card)
+            assert back.session.mirror is not None
+            await until(lambda: back.session.mirror.seq > copied + 2, 30)
+            forged = back.session.mirror.seq
+            assert copied < forged <= record.last_played, (copied, forged, record.last_played)
+            await until(lambda: shown_plays(back) > shown, 30)  # shown as hers: she plays on
+            nursery.cancel_scope.cancel()
+
+    failed = await deal_checks_failed(ada_plays, 90)
+    assert played_for, "the host never played for Ada: the test proves nothing"
+    banner = stopped_on_a_changed_play(failed, keys, capsys)
+    assert "the host recorded a play for your seat, " in banner, banner
+    assert "you did not make" in banner or "did not make that play" in banner, banner
+
+
+async def test_a_play_of_hers_the_host_rewrote_in_the_events_it_kept_stops_her_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The host's journal is copied just after Ada's first play; she plays on, and the host
+    is started again on the copy with that play rewritten as another she could have made (its
+    card's deck position and salt the host's own: every deal check passes). Her client,
+    resumed there, is told ``stale`` with a newest event past the forgery. Before the fix it
+    took every play of hers up to that event as one it had read before, and played on."""
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    keys: list[bytes] = []
+    rewritten: list[tuple[int, int]] = []
+
+    async def ada_plays() -> None:
+        async with trio.open_nursery() as nursery:
+            first = await start_host(nursery, db=str(db), grace=600, bot_delay=0.5)
+            keys.append(first.public_key)
+            network = CutOff(first.port)
+            ada = await sit(
+                nursery, first, "Ada", tmp_path, create=create(RULES, bots=1),
+                connector=network.connect,
+            )  # fmt: skip
+            await until(lambda: her_turn(ada), 30)
+            view = ada.controller.state.view
+            assert view is not None
+            chosen, *others = legal_plays(view)
+            assert others, "one legal play only: nothing to rewrite it as"
+            other = others[-1]
+            shown = shown_plays(ada)
+            await ada.type(chosen.text())
+            await until(lambda: shown_plays(ada) > shown, 30)
+            copy_journal(db, copy)  # (before the host's computer plays: bot_delay)
+            await plays_turns(ada, 2)
+            await first.shutdown()
+            first.journal.close()
+            await network.cut()
+            put_back(copy, db)
+            rewrite_a_play(
+                monkeypatch, 0, (chosen.card.index, chosen.captured_mask),
+                (other.card.index, other.captured_mask), rewritten,
+            )  # fmt: skip
+            again = await start_host(nursery, db=str(db), grace=600, bot_delay=0.5)
+            network.port = again.port
+            network.up = True  # her client comes back by itself
+            await until(lambda: "has lost" in ada.text, 30)
+            await until(lambda: ada.text.count("Back in your seat") >= 1, 30)
+            await plays_turns(ada, 1)  # she plays on
+            nursery.cancel_scope.cancel()
+
+    failed = await deal_checks_failed(ada_plays, 90)
+    assert rewritten, "the host never rewrote Ada's play: the test proves nothing"
+    banner = stopped_on_a_changed_play(failed, keys, capsys)
+    assert "where it had acknowledged your play of " in banner, banner
+
+
+async def test_her_seat_taken_back_from_a_host_already_put_back_raises_no_alarm(
+    tmp_path: Path,
+) -> None:
+    """An honest host put back on a copy of its journal that holds Ada's own plays and a
+    computer's play for her while she was away, BEFORE ``join`` takes her seat back from disk
+    (her client had died after four more plays): the replay holds her plays as acknowledged
+    to her earlier clients, and the computer's, announced; she plays on past the events the
+    host lost, each card acknowledged again, some under numbers her record had kept for
+    other plays of hers. Nothing stops her client."""
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    async with trio.open_nursery() as nursery:
+        first = await start_host(nursery, db=str(db), grace=0.3, bot_delay=0.2)
+        network = CutOff(first.port)
+        ada = await sit(
+            nursery, first, "Ada", tmp_path, create=create(RULES, bots=1),
+            connector=network.connect,
+        )  # fmt: skip
+        await away_while_a_computer_plays(first, ada, network)
+        await until(lambda: her_turn(ada), 30)
+        copy_journal(db, copy)
+        await plays_turns(ada, 4)
+        ada.crash()
+        (record,) = SeatStore(tmp_path / "Ada").records()
+        assert record.acked is not None
+        assert len(record.acked) >= 6, record.acked
+        await first.shutdown()
+        first.journal.close()
+        put_back(copy, db)
+        again = await start_host(nursery, db=str(db), grace=0.3, bot_delay=0.2)
+        back = await sit(
+            nursery, again, "Ada", tmp_path, table_id=record.table_id, resume_from=record
+        )
+        await until(lambda: "Back in your seat" in back.text)
+        await plays_turns(back, 6)
+        nursery.cancel_scope.cancel()
+    kept = back.session._kept.record
+    assert kept is not None
+    assert kept.acked is not None
+    assert kept.last_played > record.last_played  # (she played on past the events lost)
     assert "DEAL CHECK FAILED" not in back.text, back.text
     assert back.session.deal_failure is None
