@@ -16,7 +16,7 @@ import trio
 from cheats import play_once_for, rewrite_a_play
 from hosting import CutOff, create, start_host
 from journal_copies import copy_journal, put_back
-from person_screen import Player, deal_checks_failed, sit, take_back, until
+from person_screen import Player, back_from_disk, deal_checks_failed, sit, take_back, until
 
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.seat_store import SeatStore
@@ -303,14 +303,20 @@ async def test_a_play_the_host_makes_for_her_before_she_takes_her_seat_back_stop
     assert "you did not make" in banner or "did not make that play" in banner, banner
 
 
+@pytest.mark.parametrize("when", ["resumed", "taken-back"])
 async def test_a_play_of_hers_the_host_rewrote_in_the_events_it_kept_stops_her_client(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    when: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     """The host's journal is copied just after Ada's first play; she plays on, and the host
     is started again on the copy with that play rewritten as another she could have made (its
     card's deck position and salt the host's own: every deal check passes). Her client,
     resumed there, is told ``stale`` with a newest event past the forgery. Before the fix it
-    took every play of hers up to that event as one it had read before, and played on."""
+    took every play of hers up to that event as one it had read before, and played on.
+    ``taken-back``: her client had died, and ``join`` takes her seat back from disk once the
+    host is started again (no ``stale``: the replay of a seat taken back went unchecked)."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
     keys: list[bytes] = []
     rewritten: list[tuple[int, int]] = []
@@ -335,6 +341,8 @@ async def test_a_play_of_hers_the_host_rewrote_in_the_events_it_kept_stops_her_c
             await until(lambda: shown_plays(ada) > shown, 30)
             copy_journal(db, copy)  # (before the host's computer plays: bot_delay)
             await plays_turns(ada, 2)
+            if when == "taken-back":
+                ada.crash()
             await first.shutdown()
             first.journal.close()
             await network.cut()
@@ -344,9 +352,12 @@ async def test_a_play_of_hers_the_host_rewrote_in_the_events_it_kept_stops_her_c
                 (other.card.index, other.captured_mask), rewritten,
             )  # fmt: skip
             again = await start_host(nursery, db=str(db), grace=600, bot_delay=0.5)
-            network.port = again.port
-            network.up = True  # her client comes back by itself
-            await until(lambda: "has lost" in ada.text, 30)
+            if when == "taken-back":
+                ada = await back_from_disk(nursery, again, "Ada", tmp_path)
+            else:
+                network.port = again.port
+                network.up = True  # her client comes back by itself
+                await until(lambda: "has lost" in ada.text, 30)
             await until(lambda: ada.text.count("Back in your seat") >= 1, 30)
             await plays_turns(ada, 1)  # she plays on
             nursery.cancel_scope.cancel()
