@@ -16,8 +16,10 @@ the moves. With ``COUNT_PROBE_CPU=1`` it also measures the main thread's CPU tim
 turns, and of the host functions on a move's way (inclusive): where a move's CPU goes, without
 a profiler's distortion (the clock calls cost a few microseconds a move). With
 ``COUNT_PROBE_PROFILE=FILE`` the main thread also runs under cProfile through the window
-(slower), its stats written to FILE. The host is otherwise the ordinary one;
-counting costs it a little CPU.
+(slower), its stats written to FILE; with ``COUNT_PROBE_PROFILE_CLOCK=cpu`` as well, the
+profile's times are the main thread's CPU time (``time.thread_time_ns``), not wall time, so a
+thread preempted by the process it woke (a loopback write) does not show as busy. The host
+is otherwise the ordinary one; counting costs it a little CPU.
 """
 
 from __future__ import annotations
@@ -194,7 +196,11 @@ def watch(log_path: str) -> None:
     gc.callbacks.append(on_gc)
 
     profile_path = os.environ.get("COUNT_PROBE_PROFILE")
-    profiler = cProfile.Profile() if profile_path else None
+    profiler = None
+    if profile_path and os.environ.get("COUNT_PROBE_PROFILE_CLOCK") == "cpu":
+        profiler = cProfile.Profile(time.thread_time_ns, 1e-9)  # the main thread's CPU only
+    elif profile_path:
+        profiler = cProfile.Profile()
 
     def mark(signum: int, frame: object) -> None:
         counts.clear()
