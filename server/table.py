@@ -83,6 +83,10 @@ MAX_OFFENCES = 3
 before a bot takes its seat for good. A seed that never came is shown, not counted."""
 MAX_LIVE_TOKENS = 8
 """Tokens that may hold one seat at once (the newest issued and up to seven before it)."""
+_ROUND_CLOSES = (m.RoundVoid, m.RoundEnd)
+_ROUND_OPENS = (m.RoundCommit, m.BlindRound)
+"""The events :meth:`Table._broadcast` follows a round's holders through (tuples made once,
+not a union at every event)."""
 
 
 class Phase(enum.Enum):
@@ -1092,7 +1096,14 @@ class Table:
             if state:
                 s.state_seq = seq
         self._info = None
-        if isinstance(first, m.RoundVoid | m.RoundEnd):
+        if type(first) is m.Played:  # the most common event, looked at first
+            if self._played_for_a_person(first.seat):
+                self.computer_plays.append(self._plays_made)
+                self.holders.computer_played(first.seat)
+            self._plays_made += 1
+            self.play_makers.append(self.holdings[first.seat])
+            return
+        if isinstance(first, _ROUND_CLOSES):
             self.holders.round_closed()
         elif isinstance(first, m.MatchEnd):
             self.holders.match_over()
@@ -1102,7 +1113,7 @@ class Table:
         if isinstance(first, m.RoundVoid):
             self.last_void, self.last_void_round = first, self.round_no
             self.void_rounds.add(self.round_no)
-        elif isinstance(first, m.RoundCommit | m.BlindRound):
+        elif isinstance(first, _ROUND_OPENS):
             self._first_deal_due = True
             now = [self.holder(seat) for seat in range(len(self.seats))]
             self.holders.round_opened(first.round_no, now)
@@ -1111,12 +1122,6 @@ class Table:
             self._first_deal_due = False
             self.computer_plays, self._plays_made = [], 0
             self.play_makers = []
-        elif isinstance(first, m.Played):
-            if self._played_for_a_person(first.seat):
-                self.computer_plays.append(self._plays_made)
-                self.holders.computer_played(first.seat)
-            self._plays_made += 1
-            self.play_makers.append(self.holdings[first.seat])
 
     def holder(self, seat: int) -> Holder:
         """Who holds ``seat`` now, as :class:`SeatHolders` follows it: a person's name (a
