@@ -278,6 +278,12 @@ class JournalWriter:
         else:
             self._send.send_nowait(job)
 
+    def _next(self) -> _Job | _Started:
+        """The next item queued, taken without a checkpoint (a receive's own would cost this
+        task a step of its own when entries are already waiting); ``trio.WouldBlock`` if
+        none is."""
+        return self._receive.receive_nowait()
+
     def _queued(self) -> list[_Job]:
         jobs: list[_Job] = []
         while True:
@@ -313,16 +319,28 @@ class JournalWriter:
             # this task ran (a restarted host's tables), and a write a table began itself
             # must never be queued behind them.
             self._idle = self._receive.statistics().current_buffer_used == 0
-            async for item in self._receive:
+            while True:
+                due = self._last_commit + GROUP_COMMIT
+                if thread is not None and self._back_to_back and trio.current_time() < due:
+                    # Asleep until then, whenever the next table's entries come: they queue
+                    # up meanwhile without waking this task (no table begins a write itself
+                    # while commits come back to back).
+                    await trio.sleep_until(due)
+                try:
+                    item = self._next()
+                except trio.WouldBlock:
+                    try:
+                        item = await self._receive.receive()
+                    except trio.EndOfChannel:
+                        return
+                except trio.EndOfChannel:
+                    return
                 self._idle = False
                 started: _Started | None = None
                 if isinstance(item, _Started):  # a table found us idle and began the write
                     self._started_queued = False
                     started, jobs = item, item.jobs
                 else:
-                    due = self._last_commit + GROUP_COMMIT
-                    if thread is not None and self._back_to_back and trio.current_time() < due:
-                        await trio.sleep_until(due)
                     jobs = [item, *self._queued()]
                 tables = len({j.entries[0][0] for j in jobs if j.entries})
                 pause = RETRY_FIRST

@@ -149,6 +149,53 @@ def test_after_a_commit_shared_by_several_tables_the_next_one_waits(tmp_path: Pa
         assert [sorted(b) for b in journal.batches] == [["1", "2"], ["3"]]
 
 
+class WriterSteps(trio.abc.Instrument):
+    """Counts the steps of the journal writer's task (each a wake-up of it)."""
+
+    def __init__(self) -> None:
+        self.steps = 0
+
+    def before_task_step(self, task: trio.lowlevel.Task) -> None:
+        if "JournalWriter.run" in task.name:
+            self.steps += 1
+
+
+def test_entries_that_come_while_the_next_commit_waits_do_not_wake_the_writer(
+    tmp_path: Path,
+) -> None:
+    """While commits come back to back, the writer sleeps until the next may begin and takes
+    what queued meanwhile then: a table's entries arriving during that wait wake nobody."""
+    steps = WriterSteps()
+    with GatedJournal(tmp_path / "j.db") as journal:
+        journal.gate.set()
+        writer = JournalWriter(journal)
+
+        async def main() -> None:
+            async with trio.open_nursery() as nursery:
+                async with trio.open_nursery() as tables:
+                    for table_id in (1, 2):  # one commit for both: back to back
+                        tables.start_soon(writer.append, table_id, [("move", {})])
+                    await trio.testing.wait_all_tasks_blocked()
+                    nursery.start_soon(writer.run)
+                await trio.testing.wait_all_tasks_blocked()
+                trio.lowlevel.add_instrument(steps)
+                async with trio.open_nursery() as tables:
+                    for table_id in (3, 4):  # within the wait, one after the other
+                        tables.start_soon(writer.append, table_id, [("move", {})])
+                        await trio.testing.wait_all_tasks_blocked()
+                await trio.testing.wait_all_tasks_blocked()
+                assert trio.current_time() >= GROUP_COMMIT
+                woken.append(steps.steps)
+                nursery.cancel_scope.cancel()
+
+        woken: list[int] = []
+        run_virtual(main)
+    assert [sorted(b) for b in journal.batches] == [["1", "2"], ["3", "4"]]
+    # Woken when the wait is over (the commit begins), and by the thread's answer; not by
+    # either table's entries, nor to take what was queued.
+    assert woken == [2]
+
+
 class RefusingJournal(GatedJournal):
     """A journal on disk whose first transaction the disk refuses (full), as a table's own
     hand-off to the idle writer thread meets it."""
