@@ -71,6 +71,11 @@ class FrameReader:
             if self._partial or self._body_size is not None:
                 self._fail(self._truncation())
             return
+        if not self._partial and self._body_size is None:
+            size = int.from_bytes(data[:HEADER_SIZE], "big")
+            if len(data) == HEADER_SIZE + size and 0 < size <= self.max_frame:
+                self._ready.append(bytes(data[HEADER_SIZE:]))  # one whole frame, as most come
+                return
         self._split(memoryview(data))
 
     def next_frame(self) -> bytes | EndOfStream | None:
