@@ -276,21 +276,22 @@ class Connection:
     # --- the machine -----------------------------------------------------------------------
 
     def _advance(self, msg: Message, sender: Role, fault: Fault) -> None:
+        kind = msg.TYPE
         moves = self._moves
         if moves.state is not self.state:
             moves = self._moves = _MOVES[self.state]
-        target = (moves.host if sender is Role.HOST else moves.player).get(msg.TYPE)
+        target = (moves.host if sender is Role.HOST else moves.player).get(kind)
         if target is None:
             raise fault(
                 ErrorCode.OUT_OF_ORDER,
-                f"{sender.value} may not send {msg.TYPE!r} in state {self.state.value}",
+                f"{sender.value} may not send {kind!r} in state {self.state.value}",
             )
-        if msg.TYPE in m.NEWER_KEYS:
+        if kind in m.NEWER_KEYS:
             self._keys_of_its_version(msg, fault)
-        check = _CHECKS.get(msg.TYPE)
+        check = _CHECKS.get(kind)
         if check is not None:
             target = check(self, msg, sender, fault, target)
-        if msg.TYPE in _REQUESTS:
+        if kind in _REQUESTS:
             self._request = msg
         self.state = target
 
