@@ -551,6 +551,11 @@ class NetworkSession:
 
     async def submit(self, play: Play) -> PlayRecord:
         assert self.mirror is not None
+        if self._state is ConnectionState.CLOSED:
+            # Ended (run() released every move then waiting): a screen that takes the events
+            # late may still show this seat's turn. Held now, the move waited for ever.
+            await trio.lowlevel.checkpoint()  # (a cancel of the caller's comes first, as ever)
+            raise MoveUnansweredError(MOVE_AFTER_THE_END)
         move_id = next(self._move_ids)
         pos = proof = None
         if isinstance(self.witness, BlindWitness):
@@ -1169,6 +1174,9 @@ class NetworkSession:
             await link.send(msg)
 
 
+MOVE_AFTER_THE_END = "the session had ended before that move was made: it was not sent"
+"""Why :meth:`NetworkSession.submit` refuses a move made once the session is over (the
+screen still showed this seat's turn): the session's own last line says why it ended."""
 GOODBYE_WAIT = 1.0
 """How long a closing client tries to say ``bye`` to its host (seconds)."""
 SYNCING_POLL = 0.02

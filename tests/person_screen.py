@@ -26,6 +26,7 @@ from scopa_net.client.network_session import (
     open_network_session,
 )
 from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.session import SessionEndedError
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import toolbar_text
 from scopa_net.errors import IllegalPlayError
@@ -94,9 +95,11 @@ class PersonScreen:
             view = self.session.view
             asking = self.controller.state.asking is not Asking.NOTHING
             if view is not None and view.my_turn and not view.round_over and not asking:
-                with trio.move_on_after(5):
-                    with suppress(IllegalPlayError):  # the table moved on first: next event
-                        await self.session.submit(player.choose(view))
+                # Refused: the table moved on first (next event), or the session had ended (a
+                # leave in ``between``...): its last events are taken, as the game's screen
+                # takes a SessionEndedError (before, that move waited here for 5 s unanswered).
+                with trio.move_on_after(5), suppress(IllegalPlayError, SessionEndedError):
+                    await self.session.submit(player.choose(view))
 
 
 class Player(PersonScreen):
