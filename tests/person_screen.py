@@ -55,6 +55,12 @@ class PersonScreen:
     def text(self) -> str:
         return "\n".join(self.lines)
 
+    @property
+    def caught_up(self) -> bool:
+        """Whether the screen has taken every event its session has sent it so far: one
+        behind shows a board the table has left (a turn already played, a match over)."""
+        return self.session.events.statistics().current_buffer_used == 0
+
     async def type(self, line: str) -> list[str]:
         """What typing ``line`` printed."""
         before = len(self.lines)

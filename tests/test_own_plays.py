@@ -215,15 +215,18 @@ class CutAfterAPlay(Through):
 
 
 async def ada_plays_and_drops_twice(ada: Player, network: CutOff, table: Table) -> list[str]:
-    """Ada types a legal card on each turn. On her second turn her network goes down just
-    after her move left; on her fourth, just after its answer came. Each time she is away
-    until the host's computer has played for her, then back. What happened, in order."""
+    """Ada types a legal card on each turn, as her screen shows it once it has taken every
+    event her session had (a screen behind shows a turn she already played, or one the match
+    ended after). On her second turn her network goes down just after her move left; on her
+    fourth, just after its answer came. Each time she is away until the host's computer has
+    played for her, then back. What happened, in order."""
     bot = make_player("random", 7)
     turns, happened = 0, []
     async with trio.open_nursery() as typing:
         while not ada.controller.state.match_over:
             view = ada.controller.state.view
-            if view is None or not view.my_turn or view.round_over or ada.session._unacked:
+            behind = not ada.caught_up or ada.session._unacked
+            if view is None or not view.my_turn or view.round_over or behind:
                 await trio.sleep(0.01)
                 continue
             turns += 1
