@@ -104,6 +104,11 @@ class Controller(ScreenLines, SessionEvents, TypedMoves, Leaving, TableCommands)
         self._turn_said_back: tuple[int, int] | None = None
         """The turn (round, plays made) said as the connection came back: the same table
         sent again (a snapshot) draws no board to say it twice."""
+        self._left_at: tuple[int, int, bool] | None = None
+        """Back after a lost connection, until the host has caught this client up: the
+        table (round, plays made, round over) as the screen showed it when the link went.
+        Meanwhile what was missed is told play by play, with no board nor "Your turn." of a
+        table gone by; the board as it is now comes once the catch-up is read."""
         self._ended_marks: tuple[Collection[int], Mapping[int, str]] = ((), {})
         """The last round's computer plays and play makers (see :meth:`_computer_plays`), as
         they were at its end: the next round's start forgets them in the session."""

@@ -380,6 +380,8 @@ class NetworkSession:
         3.5), where its record does not say which plays those were (one kept before it did).
         Not after a ``stale`` resume whose host said its newest event: the plays up to
         it are below :attr:`_acked_floor`, and one after it is checked even in the replay."""
+        self._catch_up_due = False
+        """Resumed: :class:`CaughtUp` is due once what the host sends after it is read."""
         self.end_note: str | None = None
         """The last line for the player when the session ends on its own (host gone...)."""
         self._start: m.Snapshot | None = None

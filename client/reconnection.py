@@ -23,6 +23,7 @@ from scopa_net.client.host_search import Address, HostSearch
 from scopa_net.client.proven_keys import ProvenKeys
 from scopa_net.client.seat_store import starting_snapshot
 from scopa_net.client.session import (
+    CaughtUp,
     ConnectionChanged,
     ConnectionState,
     MatchOver,
@@ -658,6 +659,7 @@ class Reconnection:
         if not chosen:
             session._resumed_at = trio.current_time()
         session._seed_due = True
+        session._catch_up_due = True
         session._set_state(ConnectionState.CONNECTED, "back at the table")
         # Whatever the host had not acknowledged goes again (a repeat is applied once), as
         # soon as this connection has caught up to the event each move was chosen after.
@@ -812,11 +814,14 @@ class Reconnection:
 
     async def send_seed_when_quiet(self, link: _Link) -> None:
         """Send a due seed once every message already here is handled (just after a resume,
-        once the line has also been quiet for a moment: the replay may not be over). Nothing
+        once the line has also been quiet for a moment: the replay may not be over), and then
+        tell the screen the catch-up is over (:class:`CaughtUp`). Nothing
         goes before the seat is seated: a resume by snapshot is ``syncing`` until its snapshot
         is read (protocol.md 3.3), and a seed sent then broke the protocol (as a move did)."""
         session = self.session
-        if not (session._seed_due or session._replaying) or link.has_more():
+        if not (session._seed_due or session._replaying or session._catch_up_due):
+            return
+        if link.has_more():
             return
         if link.conn.state is not State.SEATED:
             return  # the seed stays due: sent once the snapshot is read
@@ -831,6 +836,9 @@ class Reconnection:
                 return
         if session._replaying:
             self.caught_up()
+        if session._catch_up_due:
+            session._catch_up_due = False
+            session._emit(CaughtUp())
         if session._stop or link.conn.state is not State.SEATED:
             return  # the person left while the line was quiet: nothing more goes out
         await session._seeds.send_seed_if_due()

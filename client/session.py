@@ -121,6 +121,12 @@ class ConnectionChanged:
     detail: str = ""
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class CaughtUp:
+    """Back at the table after a lost connection, the host has sent what was missed (the line
+    stayed quiet after it): the view is the table as it is now, not as it was at the cut."""
+
+
 Event = (
     ViewChanged
     | RoundStarted
@@ -132,6 +138,7 @@ Event = (
     | MoveQueued
     | RematchClosed
     | ConnectionChanged
+    | CaughtUp
 )
 
 

@@ -10,6 +10,7 @@ from scopa_net.client import render
 from scopa_net.client.asking import Asking
 from scopa_net.client.scoresheet import match_summary
 from scopa_net.client.session import (
+    CaughtUp,
     ConnectionChanged,
     ConnectionState,
     Event,
@@ -50,7 +51,11 @@ class SessionEvents:
                 # A seat a computer plays this round (9.7) sees the board when its turn
                 # comes, as everyone does, and on taking the seat; so does any seat taken.
                 sat_out_turn = view.sitting_out and (first or view.to_move == view.seat)
-                if said and record is None and not sat_down:
+                if sat_down:  # the table as it stands, sent instead of the events missed
+                    self._left_at = None  # (drawn now, as after sitting down)
+                if self._left_at is not None:
+                    pass  # a table gone by, sent again: the board as it is comes once caught up
+                elif said and record is None and not sat_down:
                     pass  # the table as it was when "Your turn." was said, just now
                 elif view.my_turn or ((sat_out_turn or sat_down) and not view.round_over):
                     self._draw_board()
@@ -61,7 +66,8 @@ class SessionEvents:
                 state.scores = view.scores
                 self._forget_choices()
                 self._tell_partners(view)
-                self._draw_board()
+                if self._left_at is None:  # else drawn as it is now, once caught up
+                    self._draw_board()
             case VoidDeal(view=view):
                 state.view = view
                 kings = [c for c in view.table if c.rank is Rank.KING]
@@ -90,6 +96,7 @@ class SessionEvents:
                 vote_over=vote_over,
             ):
                 self._release()
+                self._left_at = None  # the match's end said where it stands
                 state.match_over = True
                 state.scores = scores
                 assert state.view is not None
@@ -139,9 +146,29 @@ class SessionEvents:
                 if not (conn is ConnectionState.CLOSED and self._leaving):
                     said = f"Connection: {conn.value}{f' ({detail})' if detail else ''}."
                     self._say(said, "class:notice")
-                if back:
-                    self._say_turn_back()
+                if back and state.view is not None:
+                    view = state.view
+                    self._left_at = (view.round_number, len(view.plays), view.round_over)
+                elif conn is not ConnectionState.CONNECTED:
+                    self._left_at = None
+            case CaughtUp():
+                left_at, self._left_at = self._left_at, None
+                if left_at is not None:
+                    self._back_at_the_table(left_at)
         state.changed()
+
+    def _back_at_the_table(self, left_at: tuple[int, int, bool]) -> None:
+        """Caught up after a lost connection: the board as it is now, when it changed while
+        the link was gone (what was missed was told above it), else only "Your turn." when
+        it is this person's turn (the toolbar alone said it)."""
+        view = self.state.view
+        if view is None:
+            return
+        if (view.round_number, len(view.plays), view.round_over) == left_at:
+            self._say_turn_back()
+        elif not view.round_over and not self.state.match_over:
+            self._draw_board()
+            self._turn_said_back = (view.round_number, len(view.plays))
 
     def _say_turn_back(self) -> None:
         """Back at the table at this person's turn (the host restarted, the link came back):

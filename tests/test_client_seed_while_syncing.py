@@ -64,7 +64,12 @@ def seed_due(*, stop: bool) -> tuple[Reconnection, SimpleNamespace, Seeds]:
     """The reconnection of a session whose seed is due (``stop``: the person is leaving)."""
     seeds = Seeds()
     session = SimpleNamespace(
-        _seed_due=True, _replaying=False, _resumed_at=-math.inf, _seeds=seeds, _stop=stop
+        _seed_due=True,
+        _replaying=False,
+        _catch_up_due=False,
+        _resumed_at=-math.inf,
+        _seeds=seeds,
+        _stop=stop,
     )
     reconnection = Reconnection.__new__(Reconnection)
     reconnection.session = session
