@@ -66,8 +66,11 @@ class SessionEvents:
                 state.scores = view.scores
                 self._forget_choices()
                 self._tell_partners(view)
-                if self._left_at is None:  # else drawn as it is now, once caught up
+                if self._left_at is None:
                     self._draw_board()
+                else:  # missed while the link was gone: the board as it is comes once caught up
+                    dealer = render.dealer_label(view, state.names, self._seat_called_you())
+                    self._say(f"{render.round_title(view)} began, dealt by {dealer}.")
             case VoidDeal(view=view):
                 state.view = view
                 kings = [c for c in view.table if c.rank is Rank.KING]

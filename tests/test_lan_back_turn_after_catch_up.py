@@ -1,6 +1,7 @@
 """A person whose link drops at their turn, and who is back after a computer played for them:
-"Your turn." is said of the table as it is once the host has caught the client up, never of
-the table as it was when the link dropped (virtual time, memory streams)."""
+the screen tells what was missed, then the table as it is once the host has caught the client
+up; never a board nor "Your turn." of the table as it was when the link dropped (virtual
+time, memory streams)."""
 
 from __future__ import annotations
 
@@ -23,17 +24,12 @@ def reconnecting(screen: PersonScreen) -> bool:
     return screen.controller.state.connection is ConnectionState.RECONNECTING
 
 
-async def test_your_turn_after_a_cut_is_said_of_the_table_as_it_is_now(
-    autojump_clock: trio.testing.MockClock,
-) -> None:
-    """Ada's link drops at her turn; a computer plays for her past the host's grace period;
-    she is back. Her screen said "Your turn." as soon as it read "Connection: connected",
-    of the board she left, and only then the plays made while she was away: the turn it
-    spoke of was over (at a blind table, the round was void). Then each of those plays drew
-    a board ending "Your turn." for a turn the computer took."""
+async def lines_once_back(*, blind: bool, away: float) -> list[str]:
+    """What Ada's screen printed from her return on: her link to a host whose grace period
+    is 2 s drops at her turn, against a computer, and comes back ``away`` seconds later."""
     async with trio.open_nursery() as nursery:
         _host, net = await start_memory_host(nursery, grace=2.0, bot_delay=0.5)
-        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1, blind=blind))
         async with open_network_session(
             "mem", 0, choice, name="Ada", connector=net.connect
         ) as session:
@@ -41,18 +37,52 @@ async def test_your_turn_after_a_cut_is_said_of_the_table_as_it_is_now(
             await ada.until_shown(my_turn, 60)
             await net.go_down()
             await ada.until_shown(reconnecting, 60)
-            with trio.move_on_after(4):  # past the grace: a computer plays her seat
+            with trio.move_on_after(away):  # past the grace: a computer plays her seat
                 await ada.until_shown(lambda _: False, 30)
             net.up = True
             before = len(ada.lines)
             with trio.move_on_after(30):  # back, caught up, and the table as it is
                 await ada.until_shown(lambda _: False, 60)
-            after = ada.lines[before:]
-            back = next(i for i, line in enumerate(after) if "Connection: connected" in line)
-            missed = [i for i, line in enumerate(after) if "(computer) plays" in line]
-            assert missed, after  # a computer played for her while she was away
-            turns = [i for i, line in enumerate(after) if line == "Your turn."]
-            assert turns, after  # the table is at her turn again: the screen says so
-            assert turns[0] > max(missed) > back, after
-            assert len(turns) == 1, after  # no board of a turn a computer took while away
         nursery.cancel_scope.cancel()
+    after = ada.lines[before:]
+    back = next(i for i, line in enumerate(after) if "Connection: connected" in line)
+    return after[back:]
+
+
+async def test_your_turn_after_a_cut_is_said_of_the_table_as_it_is_now(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Ada's link drops at her turn; a computer plays for her past the host's grace period;
+    she is back. Her screen said "Your turn." as soon as it read "Connection: connected",
+    of the board she left, and only then the plays made while she was away: the turn it
+    spoke of was over. Then each of those plays drew a board ending "Your turn." for a turn
+    the computer took."""
+    after = await lines_once_back(blind=False, away=4)
+    missed = [i for i, line in enumerate(after) if "(computer) plays" in line]
+    assert missed, after  # a computer played for her while she was away
+    turns = [i for i, line in enumerate(after) if line == "Your turn."]
+    assert turns, after  # the table is at her turn again: the screen says so
+    assert turns[0] > max(missed), after
+    assert len(turns) == 1, after  # no board of a turn a computer took while away
+
+
+async def test_back_after_a_blind_round_went_void_reads_the_void_then_the_new_round(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """At a blind table the round Ada left at her turn is void past the grace period, and a
+    computer plays her seat in the next. Back, she read "Your turn." of the void round before
+    the line saying it was void: now the void, the new round's start, then its board."""
+    after = await lines_once_back(blind=True, away=6)
+    void = next(i for i, line in enumerate(after) if line.startswith("Round 1 is void"))
+    began = next(
+        i
+        for i, line in enumerate(after)
+        if line.startswith("Round 2 (round 1 dealt again) began, dealt by ")
+    )
+    board = next(
+        i
+        for i, line in enumerate(after)
+        if line.startswith("Round 2 (round 1 dealt again)  dealer")
+    )
+    assert void < began < board, after
+    assert "Your turn." not in after[:board], after
