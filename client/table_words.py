@@ -201,15 +201,23 @@ class TableWords:
         elif e.connected and before is not None and before.kind == "human":
             if held is not None and not held[3]:
                 return  # back before anyone was told they were gone
-            text = f"{who} is back at the table"
+            text = f"{who} is back at the table{self.finished_for_them(e.seat)}"
         elif e.connected:
-            text = f"{who} sat down at the table"
+            text = f"{who} sat down at the table{self.finished_for_them(e.seat)}"
             waiting = session._seating.players_awaited()
             if waiting:
                 text += f"; waiting for {more_players(waiting)}"
         else:
             return
         session._emit(Message(seat=None, text=text, table=True))
+
+    def finished_for_them(self, seat: int) -> str:
+        """What follows "Ada is back at the table" (or "sat down") when a computer plays the
+        rest of the blind round in play for that seat, which its person has no part in (9.7):
+        else the computer's plays after the line read as if the line were untrue."""
+        if not self.session._seating.sits_out(seat):
+            return ""
+        return "; a computer finishes this round for them"
 
     def awaited(self) -> tuple[int, str, float] | None:
         """The person a blind round in play waits for, lost within their grace period: their

@@ -135,6 +135,12 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             assert his in later, text
             assert "(computer)" not in later, text
         assert "Last      Bruno (computer) plays" in bruno.text, bruno.text
+        # 4. Ada read that he is back, and that the computer still finishes round 2 for him
+        # (before, only "Bruno is back at the table", and then the computer's plays for him).
+        back = [line for line in ada.lines if "Bruno is back" in line]
+        assert back == [
+            "Table: Bruno is back at the table; a computer finishes this round for them"
+        ], ada.text
 
         # 6. The match's last line counts the rounds as the board numbers them, and says how
         # many of them were void.
