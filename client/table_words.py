@@ -190,7 +190,9 @@ class TableWords:
                 return
             text = self.lost_line(who, e.grace, e.seat)
         elif not e.connected and not e.stand_in and session._match_ended:
-            text = f"{self.gone(who, e.seat)}; their seat is kept until the rematch vote closes"
+            if not was_away and self.hold_loss(e.seat, e.grace, closed=e.closed):
+                return  # this client is just back (the host restarted?): they may be too
+            text = self.kept_for_the_vote(who, e.seat, still_away=was_away)
         elif not e.connected and e.stand_in and not session.match_begun:
             text = (  # past the grace period, at a table still waiting for players
                 f"{who} is not back yet; a computer plays for them once the match begins, "
@@ -254,6 +256,13 @@ class TableWords:
         if seat is not None and seat in self.closed:
             return f"{who}'s client was closed"
         return f"{who} lost the connection"
+
+    def kept_for_the_vote(self, who: str, seat: int, *, still_away: bool = False) -> str:
+        """What the table reads at "Play again?" of ``who``, gone: their seat waits for the
+        vote. ``still_away``: they were gone before the match ended (a computer played for
+        them), and "lost the connection" now would be news that is not."""
+        gone = f"{who} is still away" if still_away else self.gone(who, seat)
+        return f"{gone}; their seat is kept until the rematch vote closes"
 
     def lost_line(
         self, who: str, grace: int, seat: int | None = None, *, of: int | None = None
@@ -325,7 +334,11 @@ class TableWords:
         self.losses_due = min((held[2] for held in self._held_losses.values()), default=math.inf)
         for seat, (when, grace, _, _) in due.items():
             left = max(0, round(grace - (now - when)))
-            text = self.lost_line(session._seating.names[seat], left, seat, of=grace)
+            who = session._seating.names[seat]
+            if session._match_ended and not grace:  # held back at the rematch vote
+                text = self.kept_for_the_vote(who, seat)
+            else:
+                text = self.lost_line(who, left, seat, of=grace)
             session._emit(Message(seat=None, text=text, table=True))
 
     def void_line(self, e: m.RoundVoid) -> str:
