@@ -109,6 +109,8 @@ class Controller(ScreenLines, SessionEvents, TypedMoves, Leaving, TableCommands)
         table (round, plays made, round over) as the screen showed it when the link went.
         Meanwhile what was missed is told play by play, with no board nor "Your turn." of a
         table gone by; the board as it is now comes once the catch-up is read."""
+        self._round_missed = False
+        """A round began during the catch-up (its board was kept back until it is read)."""
         self._ended_marks: tuple[Collection[int], Mapping[int, str]] = ((), {})
         """The last round's computer plays and play makers (see :meth:`_computer_plays`), as
         they were at its end: the next round's start forgets them in the session."""

@@ -69,6 +69,7 @@ class SessionEvents:
                 if self._left_at is None:
                     self._draw_board()
                 else:  # missed while the link was gone: the board as it is comes once caught up
+                    self._round_missed = True
                     dealer = render.dealer_label(view, state.names, self._seat_called_you())
                     self._say(f"{render.round_title(view)} began, dealt by {dealer}.")
             case VoidDeal(view=view):
@@ -152,6 +153,7 @@ class SessionEvents:
                 if back and state.view is not None:
                     view = state.view
                     self._left_at = (view.round_number, len(view.plays), view.round_over)
+                    self._round_missed = False
                 elif conn is not ConnectionState.CONNECTED:
                     self._left_at = None
             case CaughtUp():
@@ -161,15 +163,18 @@ class SessionEvents:
         state.changed()
 
     def _back_at_the_table(self, left_at: tuple[int, int, bool]) -> None:
-        """Caught up after a lost connection: the board as it is now, when it changed while
-        the link was gone (what was missed was told above it), else only "Your turn." when
-        it is this person's turn (the toolbar alone said it)."""
+        """Caught up after a lost connection: the board as it is now where the catch-up kept
+        one back (it is this person's turn, or a round began meanwhile; what was missed was
+        told above it, play by play), else only "Your turn." when it is this person's turn
+        on the table they left (the toolbar alone said it)."""
         view = self.state.view
         if view is None:
             return
         if (view.round_number, len(view.plays), view.round_over) == left_at:
             self._say_turn_back()
-        elif not view.round_over and not self.state.match_over:
+        elif view.round_over or self.state.match_over:
+            return
+        elif view.my_turn or self._round_missed:
             self._draw_board()
             self._turn_said_back = (view.round_number, len(view.plays))
 

@@ -10,6 +10,7 @@ import trio.testing
 from hosting import create, start_memory_host
 from person_screen import PersonScreen
 
+from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.client.session import ConnectionState
 from scopa_net.rules import RuleSet
@@ -86,3 +87,37 @@ async def test_back_after_a_blind_round_went_void_reads_the_void_then_the_new_ro
     )
     assert void < began < board, after
     assert "Your turn." not in after[:board], after
+
+
+async def test_a_move_typed_while_the_link_was_gone_is_played_with_no_board_of_its_own(
+    autojump_clock: trio.testing.MockClock,
+) -> None:
+    """Ada types her card while her link is gone ("queued: ..."); back within the grace
+    period, it is played: the screen says "You play ..." and goes on as after any play of
+    hers, the board drawn when her turn comes again, not once more for her own move."""
+    async with trio.open_nursery() as nursery:
+        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
+        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
+        async with open_network_session(
+            "mem", 0, choice, name="Ada", connector=net.connect
+        ) as session:
+            ada = PersonScreen(session)
+            await ada.until_shown(my_turn, 60)
+            await net.go_down()
+            await ada.until_shown(reconnecting, 60)
+            view = session.view
+            assert view is not None
+            before = len(ada.lines)
+            nursery.start_soon(ada.type, legal_plays(view)[0].text())  # answered once back
+            await trio.sleep(1)
+            net.up = True
+            with trio.move_on_after(10):  # back, her move played, the computer's, her turn
+                await ada.until_shown(lambda _: False, 60)
+        nursery.cancel_scope.cancel()
+    after = ada.lines[before:]
+    assert after[0].startswith("queued: "), after
+    mine = next(i for i, line in enumerate(after) if line.startswith("You play "))
+    theirs = next(i for i, line in enumerate(after) if line.startswith("bot 1 plays "))
+    assert mine < theirs, after
+    assert not [line for line in after[:theirs] if line.startswith("Round 1  dealer")], after
+    assert after.count("Your turn.") == 1, after  # her turn again, after the computer's play
