@@ -174,7 +174,8 @@ class ArgumentParser(argparse.ArgumentParser):
             # `bots --bogus` said "the following arguments are required: address": the flag
             # mistyped is the mistake to tell (with the address given, it would be), and the
             # flag it most likely was ("unrecognized arguments: --plyers 2" named neither).
-            message = unknown_flags(unknown, self._option_string_actions)
+            command = self.prog.rpartition(" ")[2]
+            message = unknown_flags(unknown, self._option_string_actions, command)
         else:
             message = reworded(message)
         # "scopa-net: ...", as every other error and note of every command begins (say): the

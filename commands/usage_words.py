@@ -54,13 +54,25 @@ def reworded(message: str) -> str:
     return message
 
 
-def unknown_flags(flags: Sequence[str], known: Iterable[str]) -> str:
+NOT_A_FLAG_HERE = {
+    ("host", "--lan"): "a host is announced on the LAN without it (--no-advertise keeps it off)",
+}
+"""A flag another command takes for something this one does without a flag: what to know
+instead of the flag a typo was closest to (``host --lan``, from ``play --lan``, read "did you
+mean --blind?")."""
+
+
+def unknown_flags(flags: Sequence[str], known: Iterable[str], command: str = "") -> str:
     """``unknown flag --plyers; did you mean --players?``: the flags a command does not take,
-    each with the one it most likely was, where one is close."""
+    each with the one it most likely was, where one is close (or, for a flag of another
+    command, what ``command`` does instead: :data:`NOT_A_FLAG_HERE`)."""
     known = [flag for flag in known if flag.startswith("--")]
     names = [flag.partition("=")[0] for flag in flags]
     meant = [_closest(name, known) for name in names]
     if len(names) == 1:
+        instead = NOT_A_FLAG_HERE.get((command, names[0]))
+        if instead is not None:
+            return f"unknown flag {names[0]}; {instead}"
         return f"unknown flag {names[0]}" + (f"; did you mean {meant[0]}?" if meant[0] else "")
     said = (
         f"{name} (did you mean {m}?)" if m else name for name, m in zip(names, meant, strict=True)

@@ -204,6 +204,16 @@ CASES = [
         EXIT_USAGE,
         "scopa-net: unknown flag --plyers; did you mean --players? (see `scopa-net play --help`)",
     ),
+    # Club night: the README's `play --lan` typed to `host`, which is announced on the LAN
+    # without a flag, read "unknown flag --lan; did you mean --blind?".
+    (
+        "host --lan",
+        ["host", "--lan"],
+        (),
+        EXIT_USAGE,
+        "scopa-net: unknown flag --lan; a host is announced on the LAN without it "
+        "(--no-advertise keeps it off) (see `scopa-net host --help`)",
+    ),
     (
         "two flags mistyped",
         ["join", "--tabel", "2", "--pasword", "x", "HOST"],
