@@ -53,6 +53,7 @@ class SessionEvents:
                 sat_out_turn = view.sitting_out and (first or view.to_move == view.seat)
                 if sat_down:  # the table as it stands, sent instead of the events missed
                     self._left_at = None  # (drawn now, as after sitting down)
+                    self._tell_partners(view)  # a seat taken mid-match: who plays with whom
                 if self._left_at is not None:
                     pass  # a table gone by, sent again: the board as it is comes once caught up
                 elif said and record is None and not sat_down:

@@ -115,3 +115,27 @@ async def test_a_person_sitting_down_in_a_round_under_way_sees_the_board_at_once
         assert "Your turn." not in dino.text, dino.text  # Ada's turn: the board all the same
         assert sum(line.startswith("Your hand ") for line in dino.lines) == 1, dino.text
         nursery.cancel_scope.cancel()
+
+
+async def test_a_newcomer_at_a_table_of_partners_is_told_who_their_partner_is_at_once(
+    tmp_path: Path,
+) -> None:
+    """Club night: Elio took Bruno's seat mid-round at a table of two pairs, and read the
+    board with no word of whom he played with (the "Partners:" line waited for the next
+    round's deal); everyone else had read it when the match began."""
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, bot_delay=0.01, grace=600)
+        ada = await sit(nursery, host, "Ada", tmp_path, create=create(RuleSet.of(4, 11), bots=2))
+        ivo = await sit(nursery, host, "Ivo", tmp_path, table_id=ada.session.table_id)
+        await until(lambda: ada.session.view is not None and ivo.session.view is not None)
+        await ivo.session.leave()
+        await until(lambda: "Ivo left the table; a computer player takes the seat" in ada.text)
+        dino = await sit(nursery, host, "Dino", tmp_path, table_id=ada.session.table_id)
+        await until(lambda: "Dino sat down at the table" in ada.text, 10)
+        await until(lambda: any(line.startswith("Your hand") for line in dino.lines), 10)
+        nursery.cancel_scope.cancel()
+    told = [i for i, line in enumerate(dino.lines) if line.startswith("Partners: Dino and ")]
+    board = next(i for i, line in enumerate(dino.lines) if line.startswith("Round 1  dealer"))
+    assert told, dino.text
+    assert told[0] < board, dino.text
+    assert " against Ada and " in dino.lines[told[0]], dino.text
