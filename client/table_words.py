@@ -97,6 +97,9 @@ class TableWords:
         self._rematch_shown: tuple[int, int] | None = None
         """The match (its number) whose rematch countdown was shown last, and the seconds it
         said: a later status never shows more (one sent earlier, or by a restarted host)."""
+        self._rematch_said: tuple[int, str] | None = None
+        """The match (its number) and the last rematch line said of it: a status that would
+        say the same again says nothing (each answer sends one to every seat)."""
 
     def new_match(self) -> None:
         """A rematch begins: what the deal check means is said again, once."""
@@ -597,4 +600,7 @@ class TableWords:
         self._rematch_shown = (e.match_no, seconds)
         # "; N s": a name the host numbered ends in brackets ("Fabio (2) (57 s left...)").
         text = f"rematch: waiting for {in_a_sentence(waiting)}; {seconds} s left to answer"
+        if self._rematch_said == (e.match_no, text):
+            return
+        self._rematch_said = (e.match_no, text)
         session._emit(Message(seat=None, text=text, table=True))

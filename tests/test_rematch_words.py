@@ -74,14 +74,16 @@ async def test_after_answering_a_late_status_does_not_say_the_vote_waits_for_you
         read = await lines_until(bea, "a new match begins")
         assert not [line for line in read if "waiting for you" in line], read
         # A status that says more seconds than one shown before (sent earlier, or by a host
-        # restarted in the vote) shows no more than that one.
+        # restarted in the vote) shows no more than that one; and a line the same as the last
+        # is not said again (club night: "rematch: waiting for Dino; 57 s left to answer"
+        # twice in a row, once for each of two answers).
         votes = ("waiting", "yes")
-        for seconds in (58, 59):
+        for seconds in (58, 59, 58, 57):
             status = m.RematchStatus(seq=1, match_no=2, state="open", votes=votes, seconds=seconds)
             bea._rematch_status(status)
         read = await lines_until(bea, "; 58 s left to answer")
         read += await lines_until(bea, "s left to answer")
-        assert read[-1] == "rematch: waiting for you; 58 s left to answer", read
+        assert read[-1] == "rematch: waiting for you; 57 s left to answer", read
 
 
 async def test_a_client_killed_at_play_again_comes_back_with_the_same_join_and_answers(
