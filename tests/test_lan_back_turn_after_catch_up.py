@@ -5,6 +5,8 @@ time, memory streams)."""
 
 from __future__ import annotations
 
+import re
+
 import trio
 import trio.testing
 from hosting import create, start_memory_host
@@ -74,17 +76,15 @@ async def test_back_after_a_blind_round_went_void_reads_the_void_then_the_new_ro
     computer plays her seat in the next. Back, she read "Your turn." of the void round before
     the line saying it was void: now the void, the new round's start, then its board."""
     after = await lines_once_back(blind=True, away=6)
-    void = next(i for i, line in enumerate(after) if line.startswith("Round 1 is void"))
-    began = next(
-        i
-        for i, line in enumerate(after)
-        if line.startswith("Round 2 (round 1 dealt again) began, dealt by ")
-    )
-    board = next(
-        i
-        for i, line in enumerate(after)
-        if line.startswith("Round 2 (round 1 dealt again)  dealer")
-    )
+
+    def first(pattern: str) -> int:
+        found = [i for i, line in enumerate(after) if re.match(pattern, line)]
+        assert found, (pattern, after)
+        return found[0]
+
+    void = first(r"Round \d+ is void: you were away past your grace period")
+    began = first(r"Round \d+ \(round \d+ dealt again\) began, dealt by ")
+    board = first(r"Round \d+ \(round \d+ dealt again\)  dealer")
     assert void < began < board, after
     assert "Your turn." not in after[:board], after
 
