@@ -27,6 +27,7 @@ from scopa_net.commands.options import (
     DEFAULT_THINK,
     EXIT_LOCAL,
     LEVEL_WIRE_NUMBERS,
+    PASSWORD_VARIABLE,
     CommandError,
     add_blind_option,
     add_bot_delay_option,
@@ -241,6 +242,7 @@ def run_host(args: argparse.Namespace) -> int:
     if args.players is not None:
         rules = table_rules(args.players, args.target, args.variant)
         check_bots(args.bots, args.players)
+        args.password_from_env = args.password is None  # said where it came from (below)
         args.password = password_setting(args.password, os.environ)  # the table it opens
     elif table_flags := _table_flags_given(args):
         table_rules(None, args.target, args.variant)  # scopone says --players 4, as play does
@@ -448,12 +450,13 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
         table = task.table
         going = "" if table.phase is Phase.WAITING else ", its match going on"
         label = table_label(table.table_id, table.name)
-        return f"{label} is open again{going}: {_described(table)}"
+        return f"{label} is open again{going}: {_described(table, args)}"
     others = _waiting_like(host, settings)  # before this one: opened with other settings
     task = await host.create_table(
         args.table_name, rules, args.password, args.bots, level, blind=blind
     )
-    line = f"{table_label(task.table.table_id, task.table.name)} is open: {_described(task.table)}"
+    line = f"{table_label(task.table.table_id, task.table.name)} is open: "
+    line += _described(task.table, args)
     for other in others:
         line += f"\n{table_label(other.table_id, other.name)}, opened with other settings, still "
         line += "waits for players"
@@ -473,11 +476,15 @@ def _waiting_like(host: Host, settings: dict) -> list[Table]:
     ]
 
 
-def _described(table: Table) -> str:
+def _described(table: Table, args: argparse.Namespace) -> str:
     """Its rules, whether it is blind and whether it asks for a password (as ``join`` lists
-    them: ``[blind]``, ``[password]``)."""
+    them: ``[blind]``, ``[password]``), and a password's source when no flag gave it: a
+    variable left set in the shell would otherwise lock the table unnoticed."""
     described = table.rules.describe() + ("; blind" if table.blind else "")
-    return described + ("; password needed" if table.password else "")
+    if not table.password:
+        return described
+    source = f" (the one ${PASSWORD_VARIABLE} gives)" if args.password_from_env else ""
+    return f"{described}; password needed{source}"
 
 
 def where_to_join(bind: str, port: int, *, announced: bool) -> list[str]:

@@ -47,6 +47,11 @@ def test_a_host_takes_its_table_s_password_from_the_environment_unseen_by_ps(
     try:
         command_line = Path(f"/proc/{host.proc.pid}/cmdline").read_bytes()
         assert b"hunter2" not in command_line
+        # Dario read only "password needed": where from, with a variable left set in his shell?
+        assert host.out[1] == (
+            "table 1 is open: 2 players, target 11, variants: none; blind; password needed "
+            "(the one $SCOPA_NET_PASSWORD gives)"
+        )
         wrong = trio.run(_answer_to_join, port, "nope")
         right = trio.run(_answer_to_join, port, "hunter2")
     finally:

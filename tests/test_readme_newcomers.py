@@ -56,3 +56,11 @@ def test_what_verify_says_of_a_transcript_changed_by_hand_is_what_it_prints() ->
     for kind in (errors.SwappedCardError, errors.BadSignatureError):
         error = kind.__new__(kind)
         assert f'("{what_failed(error)}")' in said, kind
+
+
+def test_the_host_says_its_table_s_password_came_from_the_environment() -> None:
+    """Dario set $SCOPA_NET_PASSWORD as docs/settings.md shows, and the host said only
+    "password needed": from where, had the variable been left set from another evening? It says
+    so now (test_password_unseen.py), and docs/settings.md quotes it."""
+    said = " ".join((ROOT / "docs" / "settings.md").read_text(encoding="utf-8").split())
+    assert '"table 1 is open: ...; password needed (the one $SCOPA_NET_PASSWORD gives)"' in said
