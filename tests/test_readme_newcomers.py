@@ -64,3 +64,14 @@ def test_the_host_says_its_table_s_password_came_from_the_environment() -> None:
     so now (test_password_unseen.py), and docs/settings.md quotes it."""
     said = " ".join((ROOT / "docs" / "settings.md").read_text(encoding="utf-8").split())
     assert '"table 1 is open: ...; password needed (the one $SCOPA_NET_PASSWORD gives)"' in said
+
+
+def test_not_verified_covers_a_since_that_leaves_no_file() -> None:
+    """Elena gave `verify --since` a date after every file of a folder and read "NOT VERIFIED:
+    nothing checked: ...", where the README's list had NOT VERIFIED only for a failed check or
+    a key never pinned."""
+    from scopa_net.commands.verify_brief import nothing_since
+
+    said = " ".join(README.split())
+    assert "or nothing was checked (`--since` left no file)." in said
+    assert nothing_since("2026-12-08", 4).startswith("NOT VERIFIED: nothing checked: ")
