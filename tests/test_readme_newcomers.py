@@ -75,3 +75,16 @@ def test_not_verified_covers_a_since_that_leaves_no_file() -> None:
     said = " ".join(README.split())
     assert "or nothing was checked (`--since` left no file)." in said
     assert nothing_since("2026-12-08", 4).startswith("NOT VERIFIED: nothing checked: ")
+
+
+def test_the_readme_says_how_to_host_a_short_match() -> None:
+    """Dario wanted a short first match with his friends; the README named --players, --bots
+    and --password for `host` but no way to play to fewer than 11 points, which only
+    `host --help` showed."""
+    said = _paragraph("- `scopa-net host --players 2 --bots 1` runs a host")
+    assert "`--target` the points that win (11; 3 for a short match, in `play` and" in said
+    parser = build_parser()
+    for argv in (["host", "--players", "2"], ["play"], ["join", "h", "--create"]):
+        args, _ = parser.parse_known_args([*argv, "--target", "3"])
+        assert args.target == 3, argv
+        assert parser.parse_known_args(argv)[0].target == 11, argv
