@@ -424,6 +424,9 @@ class NetworkSession:
         self._void_news: Event | None = None
         """How the round in play was voided (its void line, or the kings' void deal), while it
         is the last round dealt: a seat taken back says it rather than show that round."""
+        self._last_void: Event | None = None
+        """How the last round voided in this match was, kept once the next is dealt: a seat
+        taken back in that redeal says why its round was dealt again (:meth:`caught_up`)."""
         self.take_back_with: str | None = None
         """The command that takes the seat back, where it is not ``join`` (``play --lan``)."""
         self.take_back_note: str | None = None
@@ -1042,6 +1045,7 @@ class NetworkSession:
                 self._void_news = Message(seat=None, text=self._words.void_line(e), local=True)
             else:  # kings (any other void is a blind table's)
                 self._void_news = VoidDeal(view=view)
+            self._last_void = self._void_news
             self._emit(self._void_news)
         elif isinstance(e, m.BlindReveals) and isinstance(self.witness, BlindWitness):
             self._words.gone_at_reveal(e)

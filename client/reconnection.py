@@ -717,7 +717,7 @@ class Reconnection:
                 session.witness.sat_down(start)
         session._seating.holders = SeatHolders(session.rules.players)
         session._voids = session._rounds_counted = session._round_opened = 0
-        session._void_news = None
+        session._void_news = session._last_void = None
         session.rounds_verified = session._verified_before
         session._from_snapshot(start, sat_down=True)
         session._replaying = True  # shown where the host's events end (caught_up)
@@ -874,6 +874,8 @@ class Reconnection:
         elif session.say_round_over(view):
             pass  # the round there is over, the next not dealt: its sheet, as it was shown
         elif view.round_number:
+            if view.redeal and isinstance(session._last_void, Message):
+                session._emit(session._last_void)  # why the round there was dealt again
             session._emit(RoundStarted(view=view))
         if view.winner is not None:
             for said in session._end_lines:  # hidden in the replay, as the match's end was

@@ -61,7 +61,8 @@ async def bruno_back_in_a_round_a_computer_plays_then_gone(
         computer: list[int] = []  # the round a computer plays for him
 
         async def bruno_is_back(screen: PersonScreen) -> None:
-            if "Back in your seat" in screen.text:
+            """Back, and the round drawn (his hand, which a computer plays)."""
+            if "Your hand" in screen.text.partition("Back in your seat")[2]:
                 bruno_back.set()
 
         async def ada_waits_while_bruno_comes_and_goes(screen: PersonScreen) -> None:
@@ -179,3 +180,19 @@ async def test_back_in_a_round_a_computer_plays_the_seat_is_said_once_in_plain_w
 ADA_VOID = re.compile(r"Round (\d+) is void: you were away")
 """The round Ada's laptop slept in, as she reads it (1; later after a deal void for its kings)."""
 SHEET = re.compile(r"Round (\d+) score sheet")
+
+
+async def test_back_after_a_round_void_without_him_he_reads_why_it_was_dealt_again(
+    autojump_clock: trio.testing.MockClock, tmp_path: Path
+) -> None:
+    """Bruno's terminal closed mid-round at a blind table; he came back with `scopa-net join`
+    once the round was void and dealt again, and read only "Back in your seat ..., round 2; 1
+    round checked." and "Round 2 (round 1 dealt again)": not that round 1 was void, nor why.
+    He now reads the line the others read then, in his own words."""
+    screens, computer = await bruno_back_in_a_round_a_computer_plays_then_gone(tmp_path)
+    again = screens["Bruno again"].text
+    void = f"Round {computer - 1} is void: you were away past your grace period."
+    dealt = f"Round {computer} (round {computer - 1} dealt again)"
+    assert void in again, again
+    assert dealt in again, again
+    assert again.index("Back in your seat") < again.index(void) < again.index(dealt), again
