@@ -9,11 +9,13 @@ import inspect
 import signal
 import threading
 from collections.abc import Awaitable, Callable, Generator, Iterator
+from pathlib import Path
 
 import pytest
 import trio
 from hosting import HostThread, MakeHost, host_in_thread, start_host
 
+from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
 
 
@@ -138,3 +140,13 @@ def threaded_host() -> Iterator[HostThread]:
     ``threaded_host.call(host.create_table, ...)`` reaches it from the test."""
     with host_in_thread() as running:
         yield running
+
+
+@pytest.fixture
+def locked_table(threaded_host: HostThread, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Table 1 at ``threaded_host``: two seats, the password "pw", a host computer player in
+    seat 1; a match to 1. Its address (the client's data under ``tmp_path``)."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    host = threaded_host.host
+    threaded_host.call(host.create_table, "club", RuleSet.of(2, 1), "pw", 1, 1)
+    return threaded_host.address

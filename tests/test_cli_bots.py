@@ -5,7 +5,6 @@ case runs the real command against a real host on loopback."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 import trio
@@ -14,16 +13,6 @@ from hosting import HostThread
 from scopa_net.commands import join_password
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_REFUSED
-from scopa_net.rules import RuleSet
-
-
-@pytest.fixture
-def locked_table(threaded_host: HostThread, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Table 1: two seats, a password ("pw"), a host computer player in seat 1; a match to 1."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    host = threaded_host.host
-    threaded_host.call(host.create_table, "club", RuleSet.of(2, 1), "pw", 1, 1)
-    return threaded_host.address
 
 
 def test_bots_with_the_password_sit_at_a_table_that_has_one(

@@ -12,12 +12,11 @@ from pathlib import Path
 import pytest
 import trio
 from helpers import free_port
-from hosting import HostThread, host_command, host_process
+from hosting import host_command, host_process
 from rawseat import RawSeat
 
 from scopa_net.commands.main import main
 from scopa_net.commands.options import EXIT_REFUSED, EXIT_USAGE
-from scopa_net.rules import RuleSet
 from scopa_net.wire import messages as m
 
 
@@ -59,15 +58,6 @@ def test_a_host_takes_its_table_s_password_from_the_environment_unseen_by_ps(
     assert isinstance(wrong, m.Error), wrong
     assert wrong.code == "bad_password", wrong
     assert isinstance(right, m.Snapshot), right
-
-
-@pytest.fixture
-def locked_table(threaded_host: HostThread, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Table 1: two seats, the password "pw", a host computer player in seat 1; a match to 1."""
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
-    host = threaded_host.host
-    threaded_host.call(host.create_table, "club", RuleSet.of(2, 1), "pw", 1, 1)
-    return threaded_host.address
 
 
 def test_bots_and_join_take_the_password_from_the_environment_and_say_where_a_wrong_one_came_from(
