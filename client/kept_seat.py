@@ -144,7 +144,7 @@ class KeptSeat:
         except (ValueError, TypeError, IndexError):
             return None
 
-    def keep_played(self, seq: int, card: int, captured: int) -> None:
+    def keep_acked_play(self, seq: int, card: int, captured: int) -> None:
         """Remember (saved with the record's next save) that the ``played`` event ``seq`` was
         this seat's move of ``card`` taking ``captured``, acknowledged by the host (one
         acknowledged there before, and lost with the host's later events, is replaced)."""
@@ -160,7 +160,7 @@ class KeptSeat:
     def lost_after(self, newest: int | None, start: int) -> None:
         """The host lost its events after ``newest`` (its journal put back, protocol.md 3.3;
         None: it did not say where, so after ``start``, where the seat's match began here):
-        a play of this seat's it acknowledged there is no longer one (:meth:`keep_played`).
+        a play of this seat's it acknowledged there is no longer one (:meth:`keep_acked_play`).
         Not knowing which of the earlier ones it still has, the record keeps no list of them."""
         record = self.record
         if record is None:

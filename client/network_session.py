@@ -321,13 +321,15 @@ class NetworkSession:
         self.rules: RuleSet | None = None
         self._move_ids = itertools.count(secrets.randbelow(2**30) + 1)
         self._unacked: dict[int, tuple[m.Play, trio.Event]] = {}
-        self._acked_floor = 0
-        """For a seat taken back from disk: the newest ``played`` event an earlier client of
-        the seat had acknowledged (every play of the seat up to it was its person's); after a
-        ``stale`` resume, the host's newest event then (what it acknowledged after that, it
-        lost: :meth:`Reconnection.rewind`). Only while the plays acknowledged are not known
-        one by one (a seat record kept before they were): else each is checked against them
-        (:class:`~scopa_net.client.own_plays.OwnPlays`)."""
+        self._exempt_up_to = 0
+        """Where the plays of this seat the host acknowledged are not known one by one (a seat
+        record kept before they were, or a ``stale`` resume that did not say the host's newest
+        event): every play of the seat up to this seq is taken as its person's, unchecked
+        (:meth:`_mine`). Taken back from disk, the newest play an earlier client of the seat
+        had acknowledged; after a ``stale`` resume, the host's newest event then (what it
+        acknowledged after that, it lost: :meth:`Reconnection.rewind`; not said, where the
+        seat's match began here, at most). Where they are known,
+        :class:`~scopa_net.client.own_plays.OwnPlays` checks each against them instead."""
         self._awaited: set[int] = set()
         """Moves whose :meth:`submit` waits for the host's answer (not those taken back)."""
         self._resent: set[int] = set()
@@ -373,13 +375,15 @@ class NetworkSession:
         self._host_said: str | None = None
         """The host's last notice at the table (why it closed, when it closes early)."""
         self._replaying = False
-        """Taking a seat back from disk: the host replays the match; show only the end."""
-        self._unchecked_replay = False
-        """The replay under way brings a seat taken back from disk up to date: its plays of
-        this seat are not checked (an earlier client's answered moves may be in it, protocol.md
-        3.5), where its record does not say which plays those were (one kept before it did).
-        Not after a ``stale`` resume whose host said its newest event: the plays up to
-        it are below :attr:`_acked_floor`, and one after it is checked even in the replay."""
+        """The host replays the seat's events (a seat taken back from disk, or after a
+        ``stale`` resume, :meth:`Reconnection.rewind`): show only where they end."""
+        self._exempt_replay = False
+        """The replay under way may hold plays of this seat that an earlier client had
+        answered (a seat taken back from disk, or after a ``stale`` resume that did not say the
+        host's newest event): where those plays are not known one by one, every play of the
+        seat in it is taken as its person's, unchecked (:meth:`_mine`, protocol.md 3.5). After
+        a ``stale`` whose host said its newest event, the plays up to it are below
+        :attr:`_exempt_up_to`, and one after it is checked even in the replay."""
         self._catch_up_due = False
         """Resumed: :class:`CaughtUp` is due once what the host sends after it is read."""
         self.end_note: str | None = None
@@ -850,16 +854,16 @@ class NetworkSession:
         """Whether a ``played`` for this seat is its person's to make (protocol.md 3.5): no
         computer plays for them as the events have it (a stand-in, a blind round sat out), and,
         where the plays an earlier client of the seat had answered are not known one by one (a
-        record kept before they were), it is not one of them (:attr:`_acked_floor`), nor in the
-        replay of a seat taken back from disk. Where they are known, :class:`OwnPlays` takes
-        each replayed as it was acknowledged for the person's."""
+        record kept before they were), it is not one of them (:attr:`_exempt_up_to`), nor in a
+        replay that may hold them (:attr:`_exempt_replay`). Where they are known,
+        :class:`OwnPlays` takes each replayed as it was acknowledged for the person's."""
         if not isinstance(e, m.Played) or e.seat != self.seat:
             return False
         if self.mirror is None:
             return False
-        exempt = self._unchecked_replay or e.seq <= self._acked_floor
+        exempt = self._exempt_replay or e.seq <= self._exempt_up_to
         if exempt and not self._own_plays.knows_earlier:
-            return False  # (up to the floor: an earlier client's moves, a replay in pieces)
+            return False  # (an earlier client's moves, perhaps: a replay in pieces)
         seats = self._seating.seats
         if self.seat >= len(seats) or seats[self.seat].kind != "human":
             return False
@@ -880,7 +884,7 @@ class NetworkSession:
         if pending is None:
             return
         if isinstance(msg, m.Ack):  # a client taking the seat back knows it as this seat's
-            self._kept.keep_played(msg.seq, pending[0].card, pending[0].captured)
+            self._kept.keep_acked_play(msg.seq, pending[0].card, pending[0].captured)
         if isinstance(msg, m.Ack) and self.check_deals and self.mirror is not None:
             self._changed_play = self._own_plays.acknowledged(
                 pending[0], msg, seat=self.seat, newest=self.mirror.seq

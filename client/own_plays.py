@@ -192,13 +192,13 @@ class OwnPlays:
         self, event: m.Message, *, seat: int, mine: bool, pending: bool
     ) -> ChangedPlayError | None:
         """A numbered event as it arrives at ``seat``, before it is shown: the mismatch if it
-        is the event an ``ack`` named and does not match, or a play for this seat that no
-        ``ack`` named, while ``mine`` (no computer plays for its person, as the events have
-        it, and this client follows the table live), unless it is one of this seat's plays
-        acknowledged before (to an earlier client of the seat, say) at that ``seq``, replayed
-        before the host answered a new move of this seat: at once,
-        or, while a move of its is unanswered (``pending``), once every move is answered and
-        none named it."""
+        is the event an ``ack`` named and does not match, or if it is a play for this seat
+        that no ``ack`` of this client named while ``mine`` (no computer plays for its person,
+        as the events have it). Such a play is the person's only if it is one of this seat's
+        plays acknowledged before (to an earlier client of the seat, say) at that ``seq``,
+        read before the host answered a new move of the seat; any other is judged at once,
+        or, while a move of this seat is unanswered (``pending``), once every move is
+        answered and none named it."""
         seq: int = event.seq  # type: ignore[attr-defined]
         played = event if isinstance(event, m.Played) else None
         self._read[seq] = played

@@ -385,7 +385,7 @@ class Reconnection:
         session.host_key = bytes.fromhex(record.host_key)
         session.match_no = record.match_no
         session._sitting.start_seat(starting_snapshot(record), mid_match=record.mid_match)
-        session._acked_floor = record.last_played  # the earlier client's moves, acknowledged
+        session._exempt_up_to = record.last_played  # the earlier client's moves, acknowledged
         session._own_plays.known(record.acked)  # (which ones: each play of them replayed)
         told = session._kept.seeds_out_round()
         if told is not None and isinstance(session.witness, DealWitness):
@@ -429,7 +429,7 @@ class Reconnection:
                 if self.back_from_moved() is not None or not await self.find_moved_host(now=True):
                     raise
         self._moved_from = None
-        session._replaying = session._unchecked_replay = True
+        session._replaying = session._exempt_replay = True
 
     async def find_moved_host(self, *, now: bool = False) -> bool:
         """Look on the LAN for the host's key (when a look is due, or ``now``); where it is
@@ -690,8 +690,9 @@ class Reconnection:
         self.drop_moves_the_host_lost(newest)
         # The plays of this seat the host acknowledged after its newest event were lost with
         # it: one recorded there now is checked as any other (3.5). Those up to it stand: a
-        # play of the seat replayed there must be one of them, as it was acknowledged.
-        session._acked_floor = min(session._acked_floor, start.seq) if newest is None else newest
+        # play of the seat replayed there must be one of them, as it was acknowledged (where
+        # they are not known one by one, every play of the seat up to it is taken as hers).
+        session._exempt_up_to = min(session._exempt_up_to, start.seq) if newest is None else newest
         session._kept.lost_after(newest, start.seq)  # (for the next client)
         # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
         # that it checks the rounds from there and keeps its transcript (before, a newcomer
@@ -723,7 +724,7 @@ class Reconnection:
         session._replaying = True  # shown where the host's events end (caught_up)
         # Checked from the host's newest event on, the replay too: a host could play for the
         # person as she resumes (unless it did not say which: then as a seat taken back).
-        session._unchecked_replay = newest is None
+        session._exempt_replay = newest is None
         return True
 
     def drop_moves_the_host_lost(self, newest: int | None) -> None:
@@ -847,7 +848,7 @@ class Reconnection:
         """The replay of a seat taken back from disk is over: show where the match stands
         (``vote_over``: its end, the vote on playing again over without a rematch)."""
         session = self.session
-        session._replaying = session._unchecked_replay = False
+        session._replaying = session._exempt_replay = False
         assert session.mirror is not None
         view = session.mirror.view
         done = session.rounds_verified
