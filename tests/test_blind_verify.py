@@ -341,13 +341,9 @@ def test_who_shuffled_is_said_in_seats_not_parties(bots_match) -> None:
     assert all(n.endswith("blind: seat 1 and the host") for n in notes), notes
 
 
-def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
-    tmp_path: Path,
-) -> None:
-    """Ada and Bruno at a 2-seat blind table. Bruno (seat 1) was absent and round 1 is void;
-    he left, and the names saved beside
-    the file give his seat's last name, a computer's. verify must not call the absent one
-    'bot 1': only people are counted absent."""
+def absent_void_file(tmp_path: Path) -> Path:
+    """Seat 0's transcript of a 2-seat blind table whose round 1 went void with seat 1 absent,
+    written under ``tmp_path`` (no names beside it yet)."""
     table, key = one_blind_round(3)
     for p in table.parties:
         p.void("absent", 1)
@@ -355,6 +351,17 @@ def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
     path = tmp_path / "transcripts" / "t.msgpack"
     path.parent.mkdir()
     path.write_bytes(table.transcript(key, 0).encode())
+    return path
+
+
+def test_an_absent_person_whose_seat_a_computer_took_is_not_called_the_computer(
+    tmp_path: Path,
+) -> None:
+    """Ada and Bruno at a 2-seat blind table. Bruno (seat 1) was absent and round 1 is void;
+    he left, and the names saved beside
+    the file give his seat's last name, a computer's. verify must not call the absent one
+    'bot 1': only people are counted absent."""
+    path = absent_void_file(tmp_path)
     names_beside(path).parent.mkdir()
     names_beside(path).write_text("Ada\nbot 1\n", encoding="utf-8")
     lines: list[str] = []
@@ -371,13 +378,7 @@ def test_an_absent_void_of_someone_who_left_for_good_says_they_left(tmp_path: Pa
     but verify on her file said "void: Bruno (seat 1) absent", as if he were away. With the
     names saved beside the file saying so (his in round 1, a computer's after, and the
     match's "Bruno, then a computer"), it says he left the table."""
-    table, key = one_blind_round(3)
-    for p in table.parties:
-        p.void("absent", 1)
-    table.reveal(absent=[owner(1, table.people)])
-    path = tmp_path / "transcripts" / "t.msgpack"
-    path.parent.mkdir()
-    path.write_bytes(table.transcript(key, 0).encode())
+    path = absent_void_file(tmp_path)
     names_beside(path).parent.mkdir()
     names_beside(path).write_text(
         "Ada\nbot 1\nmatch\tAda\tBruno, then a computer\nround 1\tAda\tBruno\n",
