@@ -59,7 +59,7 @@ from scopa_net.client.host_link import (
 from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
-from scopa_net.client.not_now import NOT_NOW, NotNow, goes_again
+from scopa_net.client.not_now import NotNow, goes_again
 from scopa_net.client.own_plays import (
     AFTER_IT_WAS_PUT_OFF,
     AS_THE_CONNECTION_CAME_BACK,
@@ -870,7 +870,8 @@ class NetworkSession:
         return not self._seating.played_by_computer(self.seat, self.mirror.view)
 
     def _answer(self, msg: m.Ack | m.Reject) -> None:
-        if isinstance(msg, m.Reject) and msg.code in NOT_NOW and msg.move_id in self._unacked:
+        put_off = isinstance(msg, m.Reject) and msg.code in PASSING_REFUSALS
+        if put_off and msg.move_id in self._unacked:
             # Given before the host looks at the move (protocol.md 3.5): no answer to it, even
             # to one it applied. It stays unanswered, judging no play held, and goes again.
             if self._not_now.refused(msg.move_id, trio.current_time()):

@@ -4,8 +4,8 @@ up their limit). The host gives those before it looks at the move at all, so the
 of it: a move sent again after a resume that the host had applied gets them too. Such a move
 stays unanswered (a ``played`` held for it stays held, 3.5) and the same ``play`` goes again,
 ``move_id`` and all, after a pause that grows to :data:`LONGEST_PAUSE`, until the host answers
-it otherwise. Sans-IO: :class:`NotNow` is told the refusals and the time, and says which moves
-are due to go again.
+it otherwise (the codes: :data:`~scopa_net.client.session_errors.PASSING_REFUSALS`). Sans-IO:
+:class:`NotNow` is told the refusals and the time, and says which moves are due to go again.
 """
 
 from __future__ import annotations
@@ -14,8 +14,6 @@ import math
 
 from scopa_net.wire.errors import ErrorCode
 
-NOT_NOW = frozenset((ErrorCode.STORAGE.value, ErrorCode.RATE_LIMITED.value))
-"""The ``reject`` codes that answer a ``play`` before any check of it (protocol.md 3.5)."""
 FIRST_PAUSE = 0.5
 LONGEST_PAUSE = 5.0
 """Seconds before a move refused "not now" goes again: the first pause, doubling up to the

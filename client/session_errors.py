@@ -123,9 +123,10 @@ class OwnProtocolError(HostLostError):
 
 
 PASSING_REFUSALS = frozenset((ErrorCode.RATE_LIMITED.value, ErrorCode.STORAGE.value))
-"""``error`` codes answering a ``resume`` that are about the moment, not the seat (protocol.md
-3.8): the host slowing down a seat resumed too often, or unable to save just now. The seat is
-still there: the reconnection loop tries again."""
+"""Codes that are about the moment, not the request: the host slowing this client down, or
+unable to save just now. Answering a ``resume`` (``error``, protocol.md 3.8), the seat is still
+there: the reconnection loop tries again. Answering a ``play`` (``reject``, 3.5), they say
+nothing of the move: it goes again (:mod:`~scopa_net.client.not_now`)."""
 
 
 class ResumeDeferredError(RefusedError):
