@@ -50,6 +50,7 @@ from scopa_net.client.screen_lines import Lines
 from scopa_net.client.session import Session, SessionEndedError
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import make_toolbar
+from scopa_net.client.typed_lines import TypedLines
 from scopa_net.typed import shown
 
 LINE_BUFFER = 32
@@ -268,9 +269,8 @@ class ClientApp:
         self._scope: trio.CancelScope | None = None
         self._lines: trio.MemorySendChannel[str] | None = None
         self._prompt: PromptSession[str] | None = None
-        self._typed_unhandled = 0
-        """Lines typed at the prompt that the game has not handled yet: while one is on its
-        way, a question's prompt ("y/n? ") is not drawn again, as it may be answered."""
+        self._typed = TypedLines()
+        """Lines typed that the game has not handled yet (no "y/n? " drawn meanwhile)."""
         self._closing = False
         self._session: Session | None = None
 
@@ -343,7 +343,7 @@ class ClientApp:
         assert self.controller is not None
         state = self.controller.state
         asked = answer_prompt(state.asking, len(state.choices))
-        if asked is not None and self._typed_unhandled:
+        if asked is not None and self._typed.waiting:
             # The line just typed may answer it: a dumb terminal, or a screen reader, would
             # get "y/n? " once more under the answer, then "No rematch.".
             return FormattedText([])
@@ -413,7 +413,7 @@ class ClientApp:
             return
         with suppress(trio.RunFinishedError):
             self._token.run_sync_soon(self._deliver_line, line)
-            self._typed_unhandled += 1
+            self._typed.sent()
 
     def _request_board(self) -> None:
         if self._token is not None and self.controller is not None:
@@ -438,19 +438,13 @@ class ClientApp:
         try:
             self._lines.send_nowait(line)
         except trio.WouldBlock:
-            self._line_handled()
+            self._typed.handled(self._prompt)
             dropped = shown(line)
             self.printer.show(
                 [FormattedText([("class:error", f"too many lines at once, dropped: {dropped}")])]
             )
         except (trio.ClosedResourceError, trio.BrokenResourceError):
-            self._line_handled()
-
-    def _line_handled(self) -> None:
-        """A typed line is handled (or dropped): the prompt says again what is asked."""
-        self._typed_unhandled = max(0, self._typed_unhandled - 1)
-        if self._prompt is not None:
-            self._prompt.app.invalidate()
+            self._typed.handled(self._prompt)
 
     async def _trio_main(self, ready: asyncio.Future[None]) -> None:
         self._token = trio.lowlevel.current_trio_token()
@@ -502,4 +496,4 @@ class ClientApp:
             try:
                 await controller.handle_line(line)
             finally:
-                self._line_handled()
+                self._typed.handled(self._prompt)

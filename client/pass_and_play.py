@@ -67,6 +67,7 @@ from scopa_net.client.session import (
 )
 from scopa_net.client.style import Display
 from scopa_net.client.toolbar import app_columns, shared_toolbar_text
+from scopa_net.client.typed_lines import TypedLines
 from scopa_net.errors import IllegalPlayError
 from scopa_net.match import won_by_cappotto
 from scopa_net.plays import Play
@@ -268,9 +269,8 @@ class PassAndPlayApp:
         """A seat's lines on its transcript, until its last (the command) is in."""
         self.asking_rematch = False
         """The match is over and "play again?" is waiting for y or n."""
-        self._typed_unhandled = 0
-        """Lines typed that the game has not handled yet: while one is on its way, a
-        question's prompt ("y/n? ") is not drawn again under what may be its answer."""
+        self._typed = TypedLines()
+        """Lines typed that the game has not handled yet (no "y/n? " drawn meanwhile)."""
         self.matches_over = 0
         self._token: trio.lowlevel.TrioToken | None = None
         self._scope: trio.CancelScope | None = None
@@ -316,7 +316,7 @@ class PassAndPlayApp:
 
     def _message(self) -> FormattedText:
         asked = self._confirming_quit() or self.asking_rematch
-        if asked and self._typed_unhandled:
+        if asked and self._typed.waiting:
             return FormattedText([])
         if self._confirming_quit():
             return FormattedText([("class:prompt", answer_prompt(Asking.CONFIRM_QUIT))])
@@ -402,7 +402,7 @@ class PassAndPlayApp:
         if self._token is not None:
             with suppress(trio.RunFinishedError):
                 self._token.run_sync_soon(self._deliver_line, line, time.monotonic())
-                self._typed_unhandled += 1
+                self._typed.sent()
 
     def _call_trio(self, fn: Callable[..., object], *args: object) -> None:
         if self._token is not None:
@@ -430,13 +430,7 @@ class PassAndPlayApp:
         try:
             self._lines.send_nowait((line, typed_at))
         except (trio.WouldBlock, trio.ClosedResourceError, trio.BrokenResourceError):
-            self._line_handled()
-
-    def _line_handled(self) -> None:
-        """A typed line is handled (or dropped): the prompt says again what is asked."""
-        self._typed_unhandled = max(0, self._typed_unhandled - 1)
-        if self._prompt is not None:
-            self._prompt.app.invalidate()
+            self._typed.handled(self._prompt)
 
     def _changed(self) -> None:
         for listener in list(self._listeners):
@@ -708,7 +702,7 @@ class PassAndPlayApp:
                     continue
                 await self._line(line)
             finally:
-                self._line_handled()
+                self._typed.handled(self._prompt)
             self._changed()
 
     def _typed_for_someone_else(self, line: str, typed_at: float) -> bool:
