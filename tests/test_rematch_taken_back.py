@@ -9,24 +9,31 @@ from pathlib import Path
 
 import trio
 from hosting import create, start_host
-from person_screen import plays_the_first_legal_card, sit, until
+from person_screen import Player, plays_the_first_legal_card, sit, until
 
 from scopa_net.client.asking import Asking
 from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.rules import RuleSet
+from scopa_net.server.host import Host
+
+
+async def ada_and_bruno(nursery: trio.Nursery, tmp_path: Path) -> tuple[Host, Player, Player]:
+    """A host, and Ada and Bruno at the table she opens, a match to 1, both offered to play
+    again once it is over."""
+    host = await start_host(nursery, bot_delay=0.0, grace=60.0)
+    ada = await sit(
+        nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 1)), offer_rematch=True
+    )
+    table_id = ada.session.table_id
+    bruno = await sit(nursery, host, "Bruno", tmp_path, table_id=table_id, offer_rematch=True)
+    return host, ada, bruno
 
 
 async def test_a_yes_kept_with_the_seat_takes_her_into_the_new_match(tmp_path: Path) -> None:
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0.0, grace=60.0)
-            ada = await sit(
-                nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 1)), offer_rematch=True
-            )
+            host, ada, bruno = await ada_and_bruno(nursery, tmp_path)
             table_id = ada.session.table_id
-            bruno = await sit(
-                nursery, host, "Bruno", tmp_path, table_id=table_id, offer_rematch=True
-            )
             for player in (ada, bruno):
                 nursery.start_soon(plays_the_first_legal_card, player)
             await until(lambda: bruno.controller.state.asking is Asking.REMATCH)
@@ -63,14 +70,8 @@ async def test_her_plays_of_the_match_before_a_rematch_do_not_carry_over(tmp_pat
     and she plays on with nothing stopping her client."""
     with trio.fail_after(60):
         async with trio.open_nursery() as nursery:
-            host = await start_host(nursery, bot_delay=0.0, grace=60.0)
-            ada = await sit(
-                nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 1)), offer_rematch=True
-            )
+            host, ada, bruno = await ada_and_bruno(nursery, tmp_path)
             table_id = ada.session.table_id
-            bruno = await sit(
-                nursery, host, "Bruno", tmp_path, table_id=table_id, offer_rematch=True
-            )
             playing = trio.CancelScope()
 
             async def ada_plays() -> None:
