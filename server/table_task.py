@@ -1198,24 +1198,25 @@ class TableTask:
                 f"at most {self.config.resume_burst} resumes of a seat in "
                 f"{self.config.resume_window:.0f} s; wait a moment",
             )
-        if msg.last_seq > s.seq:
-            # Checked before a token is issued: a refused resume burns nothing.
-            raise TableError(
-                ErrorCode.STALE,
-                f"last_seq {msg.last_seq} is beyond this seat's newest event {s.seq}; "
-                "resume with the newest seq received",
-                current_seq=s.seq,
-            )
+        # Both checked before a token is issued: a refused resume burns nothing.
         started = self._from_journal[msg.seat]
         if msg.last_seq > started and (msg.seat, token_hash(msg.token)) not in self._issued:
             # A token of an earlier run: what its holder saw past the journal this run
             # started from, this run never sent (its journal was put back from an older
-            # copy, or lost its last writes); the events here since are another history.
+            # copy, or lost its last writes); the events here since are another history,
+            # however many there are by now (first: the last event both have is `started`).
             raise TableError(
                 ErrorCode.STALE,
                 f"last_seq {msg.last_seq} is beyond this seat's newest event {started} in the "
                 "journal the host started again from; resume from where this seat's match began",
                 current_seq=started,
+            )
+        if msg.last_seq > s.seq:
+            raise TableError(
+                ErrorCode.STALE,
+                f"last_seq {msg.last_seq} is beyond this seat's newest event {s.seq}; "
+                "resume with the newest seq received",
+                current_seq=s.seq,
             )
         self._resume_times[msg.seat] = [*recent, now]
         token = secrets.token_bytes(TOKEN_BYTES)
