@@ -126,6 +126,16 @@ def test_writes_queued_during_a_commit_share_the_next_one(tmp_path: Path) -> Non
         assert [e.payload for e in journal.entries("3")] == [{"table": 3}]
 
 
+async def two_tables_then_the_writer(nursery: trio.Nursery, writer: JournalWriter) -> None:
+    """Tables 1 and 2 hand the writer an entry each before it starts (in ``nursery``), and
+    both are written, in one commit."""
+    async with trio.open_nursery() as tables:
+        for table_id in (1, 2):
+            tables.start_soon(writer.append, table_id, [("move", {})])
+        await trio.testing.wait_all_tasks_blocked()
+        nursery.start_soon(writer.run)
+
+
 def test_after_a_commit_shared_by_several_tables_the_next_one_waits(tmp_path: Path) -> None:
     with GatedJournal(tmp_path / "j.db") as journal:
         journal.gate.set()
@@ -133,11 +143,7 @@ def test_after_a_commit_shared_by_several_tables_the_next_one_waits(tmp_path: Pa
 
         async def main() -> None:
             async with trio.open_nursery() as nursery:
-                async with trio.open_nursery() as tables:
-                    for table_id in (1, 2):  # both queued before the writer starts
-                        tables.start_soon(writer.append, table_id, [("move", {})])
-                    await trio.testing.wait_all_tasks_blocked()
-                    nursery.start_soon(writer.run)
+                await two_tables_then_the_writer(nursery, writer)
                 assert trio.current_time() == 0
                 # Nothing waits now, but busy tables write again soon: the next commit waits to
                 # take what they add meanwhile.
@@ -172,11 +178,7 @@ def test_entries_that_come_while_the_next_commit_waits_do_not_wake_the_writer(
 
         async def main() -> None:
             async with trio.open_nursery() as nursery:
-                async with trio.open_nursery() as tables:
-                    for table_id in (1, 2):  # one commit for both: back to back
-                        tables.start_soon(writer.append, table_id, [("move", {})])
-                    await trio.testing.wait_all_tasks_blocked()
-                    nursery.start_soon(writer.run)
+                await two_tables_then_the_writer(nursery, writer)  # back to back
                 await trio.testing.wait_all_tasks_blocked()
                 trio.lowlevel.add_instrument(steps)
                 async with trio.open_nursery() as tables:
