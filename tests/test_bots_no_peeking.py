@@ -43,6 +43,8 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"pairs_tree": 150, "tree_greedy": True, "partner_policy": True},
     {"deal_policy": True},
     {"pairs_tree": 0, "deal_policy": True},
+    {"replay": 8.0},
+    {"pairs_tree": 0, "replay": 32.0, "replay_floor": 0.05, "pool": 40},
 ]
 
 

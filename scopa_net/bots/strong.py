@@ -44,6 +44,7 @@ from scopa_net.bots.ismcts import DEFAULT_EXPLORATION, InformationSetSearch, Rea
 from scopa_net.bots.lookahead import LAST_DEAL, DealSearch
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.reading import GreedyReading
+from scopa_net.bots.replay import DEFAULT_REPLAY_FLOOR, ReplayReading
 from scopa_net.bots.sampling import World, is_certain, sample_world
 from scopa_net.bots.search import ExactSearch, Playouts
 from scopa_net.bots.signals import SIGNAL_MARGIN, PartnerSignals, signalling_lay
@@ -189,6 +190,8 @@ PAIRS_EXPLORATION = 2.0
 DEAL_POLICY = False
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
+#: The readings hard may weigh its guesses by.
+_Weighing = Inference | ReplayReading
 
 
 class StrongPlayer:
@@ -336,6 +339,8 @@ class StrongPlayer:
         rollout_weight: float = 0.5,
         exact_last: bool = False,
         deal_policy: bool | None = None,
+        replay: float = 0.0,
+        replay_floor: float = DEFAULT_REPLAY_FLOOR,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -412,6 +417,11 @@ class StrongPlayer:
         self.deal_policy = deal_policy
         """The deal search's (and so the exact end's) opponents play the playout policy's
         plays instead of their best answers; None is :data:`DEAL_POLICY`."""
+        self.replay = replay
+        """Above 0, the other seats are read by replaying each choice with the guessed hand
+        (:mod:`scopa_net.bots.replay`) at this sharpness, instead of the greedy reading or the
+        choice model's; ``replay_floor`` is its share of even choices."""
+        self.replay_floor = replay_floor
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -648,7 +658,7 @@ class StrongPlayer:
                 return tried[lay]
         return best
 
-    def _reading_for(self, known: Observed, model: ChoiceModel) -> Inference | None:
+    def _reading_for(self, known: Observed, model: ChoiceModel) -> _Weighing | None:
         """The reading of the other seats' choices hard uses here, or None (none informative)."""
         if not self.inference or known.rules.hand_size > self.inference_hand_size:
             return None
@@ -657,11 +667,13 @@ class StrongPlayer:
 
     def _reading(
         self, known: Observed, model: ChoiceModel, *, greedy: bool, skip: int | None = None
-    ) -> Inference | None:
-        """The greedy reading or the choice model's of the seats other than ``skip``, or None
-        when it tells the guesses nothing apart."""
-        reading: Inference
-        if greedy:
+    ) -> _Weighing | None:
+        """The greedy reading or the choice model's of the seats other than ``skip`` (or the
+        replay's, with ``replay``), or None when it tells the guesses nothing apart."""
+        reading: _Weighing
+        if self.replay:
+            reading = ReplayReading(known, self.replay, self.replay_floor, skip=skip)
+        elif greedy:
             sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
             reading = GreedyReading(known, sharpness, self._read, skip=skip)
         else:
@@ -761,7 +773,7 @@ def _is_scopone_deal(rules: RuleSet) -> bool:
 
 
 def _resampling_pool(
-    known: Observed, reading: Inference, size: int, rng: random.Random
+    known: Observed, reading: _Weighing, size: int, rng: random.Random
 ) -> tuple[list[World], list[float]]:
     """``size`` uniform guesses and their cumulative weights by the reading, to draw the
     searched guesses from (sampling-importance-resampling): the search then spends its
