@@ -44,6 +44,7 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"deal_policy": True},
     {"pairs_tree": 0, "deal_policy": True},
     {"replay": 8.0},
+    {"replay": 8.0, "replay_partner": True, "read_partner": False},
     {"pairs_tree": 0, "replay": 32.0, "replay_floor": 0.05, "pool": 40},
 ]
 

@@ -36,6 +36,7 @@ import random
 from collections.abc import Callable, Sequence
 from itertools import accumulate
 from math import exp, log
+from typing import TypeAlias
 
 from scopa_net.bots.base import decision_rng
 from scopa_net.bots.greedy import GreedyPlayer
@@ -191,7 +192,7 @@ DEAL_POLICY = False
 #: A cap on guesses per decision (a clock normally stops the search long before).
 MAX_GUESSES = 100_000
 #: The readings hard may weigh its guesses by.
-_Weighing = Inference | ReplayReading
+_Weighing: TypeAlias = "Inference | ReplayReading | _JointReading"
 
 
 class StrongPlayer:
@@ -341,6 +342,7 @@ class StrongPlayer:
         deal_policy: bool | None = None,
         replay: float = 0.0,
         replay_floor: float = DEFAULT_REPLAY_FLOOR,
+        replay_partner: bool = False,
     ) -> None:
         if playouts < 1:
             raise ValueError(f"playouts must be at least 1, not {playouts!r}")
@@ -422,6 +424,8 @@ class StrongPlayer:
         (:mod:`scopa_net.bots.replay`) at this sharpness, instead of the greedy reading or the
         choice model's; ``replay_floor`` is its share of even choices."""
         self.replay_floor = replay_floor
+        self.replay_partner = replay_partner
+        """With two pairs and ``replay``, the partner is replayed too (else read as greedy)."""
         self._trees: dict[RuleSet, InformationSetSearch] = {}
         self._read: dict[tuple, dict[int, float]] = {}
         self._greedy = GreedyPlayer()
@@ -672,13 +676,34 @@ class StrongPlayer:
         replay's, with ``replay``), or None when it tells the guesses nothing apart."""
         reading: _Weighing
         if self.replay:
-            reading = ReplayReading(known, self.replay, self.replay_floor, skip=skip)
-        elif greedy:
+            return self._replay_reading(known, skip)
+        if greedy:
             sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
             reading = GreedyReading(known, sharpness, self._read, skip=skip)
         else:
             reading = Inference(known, model, skip=skip)
         return reading if reading.informative else None
+
+    def _replay_reading(self, known: Observed, skip: int | None) -> _Weighing | None:
+        """The replay reading of the seats other than ``skip``; with two pairs the partner (a
+        searching player, no greedy one) is read by the greedy reading instead, unless
+        ``replay_partner``."""
+        partner = _partner_of(known) if known.rules.players == 4 else None
+        if partner is None or self.replay_partner or skip == partner:
+            replay = ReplayReading(known, self.replay, self.replay_floor, skip=skip)
+            return replay if replay.informative else None
+        parts: list[Inference | ReplayReading] = []
+        replay = ReplayReading(known, self.replay, self.replay_floor, skip=partner)
+        if replay.informative:
+            parts.append(replay)
+        sharpness = GREEDY_READING_SHARPNESS if self.sharpness is None else self.sharpness
+        greedy = GreedyReading(known, sharpness, self._read)
+        greedy.decisions = [d for d in greedy.decisions if d.seat == partner]
+        if greedy.informative:
+            parts.append(greedy)
+        if len(parts) < 2:
+            return parts[0] if parts else None
+        return _JointReading(parts)
 
     def _exploration_for(self, pairs: bool) -> float:
         if self.exploration is not None:
@@ -751,6 +776,13 @@ class _JointReading:
 
     def __init__(self, parts: Sequence[Reading]) -> None:
         self.parts = tuple(parts)
+
+    @property
+    def informative(self) -> bool:
+        return True
+
+    def weight(self, world: World) -> float:
+        return exp(self.log_weight(world))
 
     def log_weight(self, world: World) -> float:
         return sum(part.log_weight(world) for part in self.parts)
