@@ -301,6 +301,10 @@ def test_the_reading_benchmark_scores_readings_against_the_uniform_guess() -> No
         "greedy 4",
         "greedy 8",
         "greedy 32",
+        "replay 4",
+        "replay 8",
+        "replay 32",
+        "exact 1000",
     ]
     uniform = float(rows[0][1])
     assert rows[0][2] == "1.000"
