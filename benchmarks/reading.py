@@ -18,12 +18,14 @@ guesses' worth. Reading ``medium``'s choices tells little of its hand, however i
 
 The replay reading (:mod:`scopa_net.bots.replay`) and its sharpest form, ``exact`` (no
 floor: against ``medium``, the greedy player, the exact chance of each of its choices with
-each guessed hand, so the most any reading of them can tell), measured 2026-12-07 (seed 1,
-``--rounds 60``, 606 decisions at two players; ``--rounds 40 --players 4``, 243): at two
-players ``replay 32`` 0.950 of the uniform log-loss, ``exact`` 0.931, against ``greedy 32``'s
-0.946 and hard's reading (``choice 2``) 0.971; at four players ``replay 32`` 0.945 against
-``greedy 32``'s 0.949 and hard's (``greedy 4``) 0.971. Even read exactly, ``medium``'s choices
-take only 7% off where the unseen cards are.
+each guessed hand, so the most any reading of them can tell), measured 2026-12-07
+(``--rounds 60``, 606 and 608 decisions at two players, seeds 1 and 2; ``--rounds 40
+--players 4``, 243, seed 1): at two players ``replay 32`` 0.950 and 0.943 of the uniform
+log-loss, ``exact`` 0.931 and 0.922, against ``greedy 32``'s 0.946 and 0.939 and hard's
+reading (``choice 2``) 0.971 and 0.968; at four players ``replay 32`` 0.945, ``exact`` 0.929
+(the partner, a hard player, read by the same model), against ``greedy 32``'s 0.949 and
+hard's (``greedy 4``) 0.971. Even read exactly, ``medium``'s choices take only 7-8% off
+where the unseen cards are.
 """
 
 from __future__ import annotations

@@ -15,6 +15,28 @@ guessed deal's log weight is the sum of those chances' logarithms; each (choice,
 scored once per reading.
 
 It reads only the seat's knowledge (:class:`~scopa_net.bots.observed.Observed`) and the guess.
+
+Measured, 2026-12-07, and not hard's default (``hard:replay=S``, off). How much it narrows
+the guesses (``benchmarks/reading.py``, log-loss a card of where each unseen card is,
+against the uniform guess's): at two players ``replay 32`` 0.950 (seed 1) and 0.943 (seed
+2), and with no floor (``exact``: against ``medium``, which is the greedy player, the exact
+chance of each of its choices, the most any reading of them can tell) 0.931 and 0.922,
+against 0.946 and 0.939 for the greedy reading at sharpness 32 and 0.971 and 0.968 for
+hard's own (the choice model at 2); at four players (seed 1) ``replay 32`` 0.945, ``exact``
+0.929 (the partner, a hard player, read by the same model there), against 0.971 for hard's
+own (the greedy reading at 4). So even read exactly, ``medium``'s choices take only about 7%
+off the uniform guess's log-loss: the +1.0 point a round that hard would gain if told the
+other hands (``round_duplicates.py --knowing opponents``) is not in them. Against
+``medium``, deck by deck against the defaults on the same 200 decks (``round_duplicates.py
+hard:replay=32,replay_floor=0.02 medium --rounds 200 --seed S --players P --paired BASE``):
+two players +0.106 [-0.027, 0.239] (seed 1) and -0.045 [-0.172, 0.082] (seed 2), +0.030
+[-0.062, 0.122] over the 398 decks of both, think median 53.5 and 50.9 ms, max 103 and 118
+ms CPU (the defaults 58.5 and 50.8 ms beside them); four players (the partner read by the
+greedy reading) -0.110 [-0.347, 0.127] (seed 1, think median 40.7 ms, max 141 ms) and -0.033
+[-0.251, 0.186] (seed 2, 41.8 ms, max 143 ms), -0.071 [-0.232, 0.090] over the 400 decks
+(the defaults' rows +0.848 and +0.660); ``hard:replay=8`` (floor 0.1) at four players -0.122
+[-0.352, 0.107] (seed 1, think median 42.0 ms, max 138 ms). A sharper reading of ``medium``
+does not play better, as the greedy reading at sharpness 32 did not before.
 """
 
 from __future__ import annotations

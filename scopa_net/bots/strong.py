@@ -203,7 +203,10 @@ class StrongPlayer:
     (search each guess to the round's end once the stock is that small: 6 cards, -0.03),
     ``leaf`` (the leaf's weights; fitted ones -0.15), ``prime_splits`` (random splits the
     leaf's primiera figure averages: 8, -0.02), ``caution`` and ``modelled`` (the blend of the
-    other side's answers; None is the default for the player count).
+    other side's answers; None is the default for the player count). ``replay``,
+    ``replay_floor`` and ``replay_partner`` read the other seats by replaying each choice with
+    the guessed hand (:mod:`scopa_net.bots.replay`, which gives their figures; off: no gain
+    at two or four players, seeds 1 and 2).
 
     The information-set tree's (two players; against ``medium``, deck by deck over the same
     200 decks of seed 1, and of seed 2 where given): ``exploration`` (the UCB constant, 1.4:
