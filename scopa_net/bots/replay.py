@@ -36,7 +36,12 @@ greedy reading) -0.110 [-0.347, 0.127] (seed 1, think median 40.7 ms, max 141 ms
 [-0.251, 0.186] (seed 2, 41.8 ms, max 143 ms), -0.071 [-0.232, 0.090] over the 400 decks
 (the defaults' rows +0.848 and +0.660); ``hard:replay=8`` (floor 0.1) at four players -0.122
 [-0.352, 0.107] (seed 1, think median 42.0 ms, max 138 ms). A sharper reading of ``medium``
-does not play better, as the greedy reading at sharpness 32 did not before.
+The exact replay of ``medium`` at two players (``hard:replay=1000,replay_floor=0.001``, the
+same way): +0.033 [-0.111, 0.176] (seed 1) and +0.075 [-0.066, 0.216] (seed 2), +0.054
+[-0.046, 0.154] over the 398 decks (rows +0.909 and +0.932 against the defaults' +0.876 and
++0.858), think median 51.5 and 51.8 ms, max 101 and 103 ms CPU: within the noise, and a
+reading fitted to ``medium`` alone. A sharper reading of ``medium`` does not clearly play
+better, as the greedy reading at sharpness 32 did not before.
 """
 
 from __future__ import annotations
