@@ -351,9 +351,9 @@ def turn_text(view: SeatView, names: Sequence[str], *, told: bool = False) -> st
         return "The round is over."
     if view.my_turn:
         return "Your turn."
-    if view.sitting_out and told:  # said once this round: now only what is true now
-        if view.to_move == view.seat:
-            return "A computer plays for you now."
+    if view.sitting_out and told:  # said once this round: now only whose turn it is
+        if view.to_move == view.seat:  # not "A computer plays for you now." at every board
+            return "Waiting for the computer playing your seat."
         return f"Waiting for {seat_label(view.to_move, view, names)}."
     if view.sitting_out and view.new_seat:
         return NEW_SEAT_SITTING_OUT

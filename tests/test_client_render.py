@@ -73,6 +73,17 @@ def test_a_seat_sitting_out_a_blind_round_is_told_who_plays_it(match: Match) -> 
     # again at every change, says whose turn it is.
     later = dataclasses.replace(view, to_move=1)
     assert render.plain(render.board_lines(later, NAMES, Display())).splitlines()[-1] == said
+    # Said once, as the round begins; the boards after it say whose turn it is, as for
+    # anyone ("A computer plays for you now." came with every board, ten times a round).
+    again = render.plain(render.board_lines(view, NAMES, Display(), told=True))
+    assert again.splitlines()[-1] == "Waiting for the computer playing your seat."
+    assert render.plain_board(view, NAMES, Display(), told=True)[-1] == (
+        "Waiting for the computer playing your seat."
+    )
+    assert (
+        render.plain(render.board_lines(later, NAMES, Display(), told=True)).splitlines()[-1]
+        == "Waiting for Bot 1."
+    )
     state = ClientState(seat=0, names=NAMES, display=Display(), view=view)
     assert "a computer plays for you" in render.plain([toolbar_text(state)])
     state.view = later

@@ -118,6 +118,7 @@ async def test_stepping_away_from_a_blind_round_and_coming_back_in_every_persons
             "A computer plays your seat this round; you play again from the next one."
         ], bruno.text
         assert any("a computer plays for you" in t for t in bruno.toolbars), bruno.toolbars
+        assert "A computer plays for you now." not in bruno.lines, bruno.text  # not each board
         # 3. Every screen, his own too (the board's last plays included), shows the computer's
         # plays for him in round 2 as the computer's, and his own from round 3 as his.
         # Round 2 deals the void round 1 again, and Ada's board says so.
