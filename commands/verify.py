@@ -123,14 +123,18 @@ def run(args: argparse.Namespace) -> int:
         )
         pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts") | own
     me = _my_name()
-    args.files = given_files(args.files)
+    named, args.files = args.files, given_files(args.files)
     if args.since is not None:
         from scopa_net.commands.verify_brief import nothing_since, saved_since, since_words
 
         args.files, left = saved_since(args.files, args.since)
         when = since_words(args.since)
         if not args.files:  # nothing checked is no success, as for a folder with none
-            print(nothing_since(when, len(left)))
+            folders = [p for p in named if p.is_dir()]  # "all 4 files given": he gave one folder
+            where = "given" if not folders else "found"
+            if len(named) == 1 and folders:
+                where = f"in {named[0]}"
+            print(nothing_since(when, len(left), where))
             return EXIT_FAILED
         if left:
             print(f"left out: {plural(len(left), 'file')} saved before {when} (--since)")

@@ -78,11 +78,12 @@ def since_words(since: float) -> str:
     return shown[:10] if shown.endswith(" 00:00") else shown
 
 
-def nothing_since(when: str, given: int) -> str:
+def nothing_since(when: str, given: int, where: str = "given") -> str:
     """The one line when ``--since`` leaves no file to check: nothing was checked, which is
-    no success (status 1, as for a folder with no transcripts)."""
-    files = {1: "the file given was", 2: "both files given were"}.get(
-        given, f"all {given} files given were"
+    no success (status 1, as for a folder with no transcripts). ``where``: how the files
+    came, ``given`` when named, ``in FOLDER`` for the one folder given, ``found`` else."""
+    files = {1: f"the file {where} was", 2: f"both files {where} were"}.get(
+        given, f"all {given} files {where} were"
     )
     return (
         f"NOT VERIFIED: nothing checked: {files} saved before {when} (--since); give an "

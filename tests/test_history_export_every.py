@@ -322,10 +322,16 @@ def test_verify_brief_since_reads_a_season_one_line_a_file(
     assert (status, out) == (
         1,
         [
-            "NOT VERIFIED: nothing checked: all 4 files given were saved before 2999-01-01 "
-            "(--since); give an earlier date, or leave --since out"
+            f"NOT VERIFIED: nothing checked: all 4 files in {folder} were saved before "
+            "2999-01-01 (--since); give an earlier date, or leave --since out"
         ],
     )
+    # A folder among the paths given: the files were found, not given one by one.
+    status, out, _ = run(capsys, "verify", "--since", "2999-01-01", str(folder), str(bruno))
+    assert out == [
+        "NOT VERIFIED: nothing checked: all 5 files found were saved before 2999-01-01 "
+        "(--since); give an earlier date, or leave --since out"
+    ]
     status, out, _ = run(capsys, "verify", "--brief", "--since", "2999-01-01", str(bruno))
     assert (status, out) == (
         1,

@@ -75,6 +75,11 @@ def test_not_verified_covers_a_since_that_leaves_no_file() -> None:
     said = " ".join(README.split())
     assert "or nothing was checked (`--since` left no file)." in said
     assert nothing_since("2026-12-08", 4).startswith("NOT VERIFIED: nothing checked: ")
+    # docs/verify.md quotes it for a folder given: "all 4 files in thursday", not "given".
+    line = nothing_since("2026-12-07", 4, "in thursday")
+    assert line.startswith("NOT VERIFIED: nothing checked: all 4 files in thursday were ")
+    verify_md = " ".join((ROOT / "docs" / "verify.md").read_text(encoding="utf-8").split())
+    assert f'("{line}")' in verify_md
 
 
 def test_the_readme_says_how_to_host_a_short_match() -> None:
