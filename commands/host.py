@@ -315,7 +315,7 @@ async def serve_until_signalled(
     stop: StopSignals,
 ) -> None:
     """Run the host until Ctrl-C or SIGTERM (``stop``), its normal end: every table is then
-    saved in the journal, and the same command resumes them (status 0). With the journal
+    saved in the journal, and the same command resumes those still open (status 0). With the journal
     refusing writes, the stop waits a moment for it, then says what is not saved (status 5)."""
     import trio
 
@@ -349,6 +349,8 @@ async def serve_until_signalled(
             nursery.start_soon(advertise, host)
         signum = await stop.wait()
         log.info("signal %s: shutting down", signum.name)
+        # A table closed for good (or none ever opened) is not resumed: nothing to say it is.
+        open_tables = any(not task.closed_for_good for task in host.tables.values())
         await host.shutdown()
         since, moves = host.writer.failing_since, host.writer.unsaved_moves()
         nursery.cancel_scope.cancel()
@@ -356,9 +358,15 @@ async def serve_until_signalled(
     if since is not None:
         raise CommandError(not_saved_line(journal.path, since, moves), EXIT_LOCAL)
     if journal.path != ":memory:":
-        said_unless_hung_up(
-            stop, f"stopped; the tables are saved in {journal.path}: the same command resumes them"
-        )
+        said_unless_hung_up(stop, stopped_line(journal.path, open_tables))
+
+
+def stopped_line(path: str, open_tables: bool) -> str:
+    """What a host stopped well says last: where its tables are kept for the same command to
+    resume, or, with no table open (closed, or none opened), that there is nothing to resume."""
+    if not open_tables:
+        return "stopped; no table was open, so there is nothing to resume"
+    return f"stopped; the tables are saved in {path}: the same command resumes them"
 
 
 @contextlib.contextmanager

@@ -37,6 +37,37 @@ def listed_tables(port: int) -> str:
     return done.stdout + done.stderr
 
 
+def test_a_host_whose_table_closed_says_there_is_nothing_to_resume(tmp_path: Path) -> None:
+    """Stopped after its one table had closed for good (the computers said no to playing
+    again), the host said "stopped; the tables are saved in ...: the same command resumes
+    them": run again, it resumed nothing. It says there is nothing to resume."""
+    env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
+    db, port = tmp_path / "host.db", free_port()
+    argv = host_command(db, port)
+    argv[argv.index("WARNING")] = "INFO"  # "table 1 closed: ..." in its log, on stderr
+    host = host_process(argv, env)
+    try:
+        bots = [sys.executable, "-m", "scopa_net", "bots", f"127.0.0.1:{port}", "--create"]
+        done = subprocess.run(
+            [*bots, "--target", "1", "--quiet"],
+            capture_output=True,
+            text=True,
+            stdin=subprocess.DEVNULL,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert host.proc.stderr is not None
+        for line in host.proc.stderr:  # the table closed for good: as the log says
+            if "table 1 closed" in line:
+                break
+        status, rest, _ = host.stop()
+    finally:
+        host.proc.kill()
+        host.proc.wait()
+    assert (status, rest) == (0, "stopped; no table was open, so there is nothing to resume\n")
+
+
 def test_a_restarted_host_says_what_it_resumed_and_keeps_its_one_table(tmp_path: Path) -> None:
     env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
     db, port = tmp_path / "host.db", free_port()
