@@ -112,8 +112,9 @@ def verify_one(
         out(stopped_undecided(s.round_no, s.check))
     elif not verdict.finished and not verdict.failures:
         out(
-            "UNFINISHED: this file ends before the match's end, so it is not verified (if the "
-            "match goes on to its end, a file saved then is complete)"
+            "UNFINISHED: this file ends before the match's end, so it is not verified (it is "
+            "saved complete only if this seat is at the table when the match ends: a seat that "
+            "left for good gets no later file)"
         )
     else:
         out("NOT VERIFIED")

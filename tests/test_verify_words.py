@@ -631,9 +631,12 @@ def test_a_file_that_ends_before_the_match_s_end_says_so_without_alarm(
         "match result: UNFINISHED: this file ends before the match's end, where the host signs "
         "the final result; points so far: "
     ), result
+    # "if the match goes on to its end, a file saved then is complete" promised a file to
+    # a person who had left the table for good: no later file comes to his seat.
     assert out[-1] == (
-        "UNFINISHED: this file ends before the match's end, so it is not verified (if the "
-        "match goes on to its end, a file saved then is complete)"
+        "UNFINISHED: this file ends before the match's end, so it is not verified (it is "
+        "saved complete only if this seat is at the table when the match ends: a seat that "
+        "left for good gets no later file)"
     )
     assert not any("stopped" in line for line in out), out
 
