@@ -9,6 +9,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -58,9 +59,13 @@ def test_a_host_whose_table_closed_says_there_is_nothing_to_resume(tmp_path: Pat
         )
         assert done.returncode == 0, done.stdout + done.stderr
         assert host.proc.stderr is not None
-        for line in host.proc.stderr:  # the table closed for good: as the log says
-            if "table 1 closed" in line:
-                break
+        watchdog = threading.Timer(60, host.proc.kill)  # (a log that never says it: no hang)
+        watchdog.start()
+        try:
+            closed = any("table 1 closed" in line for line in host.proc.stderr)
+        finally:
+            watchdog.cancel()
+        assert closed, "the host's log never said table 1 closed"
         status, rest, _ = host.stop()
     finally:
         host.proc.kill()
