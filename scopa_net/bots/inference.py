@@ -167,6 +167,17 @@ def tables_before(known: Observed) -> list[int]:
     return tables
 
 
+def seen_before(known: Observed, tables: list[int]) -> list[int]:
+    """What had been seen (played, taken or on the table) before each play of
+    ``known.history``, a mask each; ``tables`` is :func:`tables_before`'s."""
+    seen = [0] * len(known.history)
+    shown = 0
+    for i, (_, code, _) in enumerate(known.history):
+        seen[i] = shown | tables[i]
+        shown |= BIT[code & CARD_FIELD] | code >> CARD_BITS
+    return seen
+
+
 def _decisions(known: Observed, model: ChoiceModel, skip: int | None) -> list[Decision]:
     """The other seats' choices made from the hands they hold now."""
     history = known.history

@@ -23,11 +23,12 @@ from scopa_net.bots.inference import (
     Inference,
     _captures,
     choices_from_hidden_hands,
+    seen_before,
     tables_before,
 )
 from scopa_net.bots.observed import Observed
-from scopa_net.cards import BIT, FULL_MASK, VALUE, indices_of
-from scopa_net.plays import CARD_BITS, CARD_FIELD
+from scopa_net.cards import FULL_MASK, VALUE, indices_of
+from scopa_net.plays import CARD_BITS
 from scopa_net.rules import Variant
 
 #: Scores kept at most (one entry per earlier choice of a round); cleared when full.
@@ -57,12 +58,7 @@ def _greedy_decisions(
     rules = known.rules
     history = known.history
     tables = tables_before(known)
-    # What had been seen (played, taken or on the table) before each play.
-    seen = [0] * len(history)
-    shown = 0
-    for i, (_, code, _) in enumerate(history):
-        seen[i] = shown | tables[i]
-        shown |= BIT[code & CARD_FIELD] | code >> CARD_BITS
+    seen = seen_before(known, tables)
     if len(cache) > CACHE_SIZE:
         cache.clear()
     weights = card_weights(rules)

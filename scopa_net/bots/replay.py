@@ -50,12 +50,11 @@ import math
 
 from scopa_net.bots.evaluation import card_weights
 from scopa_net.bots.greedy import exposure_to, play_gain
-from scopa_net.bots.inference import choices_from_hidden_hands, tables_before
+from scopa_net.bots.inference import choices_from_hidden_hands, seen_before, tables_before
 from scopa_net.bots.observed import Observed
 from scopa_net.bots.sampling import World
 from scopa_net.captures import capture_rule
 from scopa_net.cards import BIT, FULL_MASK, indices_of
-from scopa_net.plays import CARD_BITS, CARD_FIELD
 from scopa_net.rules import RuleSet
 
 #: How sure the reading is that a seat makes the greedy player's choice (a softmax over the
@@ -170,11 +169,7 @@ def _choices(known: Observed, skip: int | None) -> list[_Choice]:
     rules: RuleSet = known.rules
     history = known.history
     tables = tables_before(known)
-    seen = [0] * len(history)
-    shown = 0
-    for i, (_, code, _) in enumerate(history):
-        seen[i] = shown | tables[i]
-        shown |= BIT[code & CARD_FIELD] | code >> CARD_BITS
+    seen = seen_before(known, tables)
     choices: list[_Choice] = []
     for seat, i, later in choices_from_hidden_hands(known):
         if seat == skip:
