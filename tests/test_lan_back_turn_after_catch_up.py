@@ -6,10 +6,12 @@ time, memory streams)."""
 from __future__ import annotations
 
 import re
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import trio
 import trio.testing
-from hosting import create, start_memory_host
+from hosting import Network, create, start_memory_host
 from person_screen import PersonScreen
 
 from scopa_net.client.moves import legal_plays
@@ -27,19 +29,27 @@ def reconnecting(screen: PersonScreen) -> bool:
     return screen.controller.state.connection is ConnectionState.RECONNECTING
 
 
+@asynccontextmanager
+async def cut_at_her_turn(
+    nursery: trio.Nursery, *, grace: float, blind: bool = False
+) -> AsyncIterator[tuple[PersonScreen, Network]]:
+    """Ada against a computer at a host whose grace period is ``grace``; her link drops at
+    her turn, and her client is trying to get back: her screen and her network."""
+    _host, net = await start_memory_host(nursery, grace=grace, bot_delay=0.5)
+    choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1, blind=blind))
+    async with open_network_session("mem", 0, choice, name="Ada", connector=net.connect) as session:
+        ada = PersonScreen(session)
+        await ada.until_shown(my_turn, 60)
+        await net.go_down()
+        await ada.until_shown(reconnecting, 60)
+        yield ada, net
+
+
 async def lines_once_back(*, blind: bool, away: float) -> list[str]:
     """What Ada's screen printed from her return on: her link to a host whose grace period
     is 2 s drops at her turn, against a computer, and comes back ``away`` seconds later."""
     async with trio.open_nursery() as nursery:
-        _host, net = await start_memory_host(nursery, grace=2.0, bot_delay=0.5)
-        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1, blind=blind))
-        async with open_network_session(
-            "mem", 0, choice, name="Ada", connector=net.connect
-        ) as session:
-            ada = PersonScreen(session)
-            await ada.until_shown(my_turn, 60)
-            await net.go_down()
-            await ada.until_shown(reconnecting, 60)
+        async with cut_at_her_turn(nursery, grace=2.0, blind=blind) as (ada, net):
             with trio.move_on_after(away):  # past the grace: a computer plays her seat
                 await ada.until_shown(lambda _: False, 30)
             net.up = True
@@ -96,16 +106,8 @@ async def test_a_move_typed_while_the_link_was_gone_is_played_with_no_board_of_i
     period, it is played: the screen says "You play ..." and goes on as after any play of
     hers, the board drawn when her turn comes again, not once more for her own move."""
     async with trio.open_nursery() as nursery:
-        _host, net = await start_memory_host(nursery, grace=60.0, bot_delay=0.5)
-        choice = TableChoice(create=create(RuleSet.of(2, 11), bots=1))
-        async with open_network_session(
-            "mem", 0, choice, name="Ada", connector=net.connect
-        ) as session:
-            ada = PersonScreen(session)
-            await ada.until_shown(my_turn, 60)
-            await net.go_down()
-            await ada.until_shown(reconnecting, 60)
-            view = session.view
+        async with cut_at_her_turn(nursery, grace=60.0) as (ada, net):
+            view = ada.session.view
             assert view is not None
             before = len(ada.lines)
             nursery.start_soon(ada.type, legal_plays(view)[0].text())  # answered once back
