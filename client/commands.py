@@ -163,6 +163,8 @@ def _not_a_play(line: str, exc: NotationError, scheme: Scheme) -> str:
     known = [*COMMANDS, *_ALIASES, "play"]
     meant = [] if card_like or typed in known else difflib.get_close_matches(typed, known, n=1)
     if meant and meant[0] in _LEAVING:
+        if len(words) == 1 and _card_shaped(line):  # "Qx": a card mistyped, not 'q'
+            return f"{exc} (type 'help' for the commands)"
         return f"unknown command {shown(typed)} (type 'help' for the commands)"
     if meant:  # a command mistyped ("sya hello"), no card
         return (

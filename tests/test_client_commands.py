@@ -200,8 +200,18 @@ def test_a_word_that_is_no_card_nor_command_says_so(word: str) -> None:
     assert str(caught.value) == said
 
 
-@pytest.mark.parametrize(("word", "hint"), [("7x", "unknown suit 'x'"), ("Kz", "unknown suit 'z'")])
+@pytest.mark.parametrize(
+    ("word", "hint"),
+    [
+        ("7x", "unknown suit 'x'"),
+        ("Kz", "unknown suit 'z'"),
+        ("Qx", "unknown suit 'x'"),
+        ("Jq", "unknown suit 'q'"),
+    ],
+)
 def test_a_card_mistyped_still_names_its_wrong_suit(word: str, hint: str) -> None:
+    """`Qx`, close to the 'q' that leaves, was told "unknown command 'qx'": a card mistyped
+    is told it is no card, and why."""
     with pytest.raises(CommandError) as caught:
         parse_command(word)
-    assert hint in str(caught.value)
+    assert str(caught.value) == f"invalid card: {word!r}: {hint} (type 'help' for the commands)"
