@@ -281,7 +281,8 @@ def take_back(
             raise  # not a failure to reach the host, or one that says the seat is kept
         where = "" if record.address in str(exc) else f" ({record.address})"
         raise CommandError(
-            f"{exc}{where}; your seat is still kept: `scopa-net join {record.address}` tries "
-            "again, `scopa-net join --no-resume` sits down anew",
+            f"{exc}{where}; the host keeps your seat while the table is open: "
+            f"`scopa-net join {record.address}` tries again, `scopa-net join --no-resume` "
+            "sits down anew",
             EXIT_UNREACHABLE,
         ) from None

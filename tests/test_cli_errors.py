@@ -1108,7 +1108,8 @@ def test_join_with_a_seat_kept_at_a_host_that_is_gone_says_what_it_does_and_how_
     """A bare `scopa-net join` with one seat kept at a host that is gone went to that host
     without a word of choice ("Resume your seat at ...", read like an offer) and ended with
     "... failed (127.0.0.1:N) (127.0.0.1:N)". Now it says it is taking the seat back and how
-    to sit down anew instead, and the failure names the address once and both ways on."""
+    to sit down anew instead, and the failure names the address once and both ways on. It
+    said "your seat is still kept", which the host, not reached, may no longer do."""
     from scopa_net.client.seat_store import SeatStore
 
     port = free_port()  # nothing listens there
@@ -1124,8 +1125,8 @@ def test_join_with_a_seat_kept_at_a_host_that_is_gone_says_what_it_does_and_how_
     assert line.startswith("scopa-net: ")
     assert line.count(f"127.0.0.1:{port}") == 2, line
     assert line.endswith(
-        f"; your seat is still kept: `scopa-net join 127.0.0.1:{port}` tries again, "
-        "`scopa-net join --no-resume` sits down anew"
+        f"; the host keeps your seat while the table is open: `scopa-net join 127.0.0.1:{port}` "
+        "tries again, `scopa-net join --no-resume` sits down anew"
     )
 
 
