@@ -19,7 +19,7 @@ from journal_copies import copy_journal, put_back
 from person_screen import Player, back_from_disk, deal_checks_failed, sit, take_back, until
 
 from scopa_net.client.moves import legal_plays
-from scopa_net.client.seat_store import SeatStore
+from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.session import ConnectionState
 from scopa_net.client.session_errors import DealCheckFailedError
 from scopa_net.commands.main import main
@@ -66,6 +66,22 @@ async def plays_turns(player: Player, turns: int) -> None:
         await until(partial(answered_since, player, shown, lines), 30)
 
 
+async def copied_then_four_plays(
+    ada: Player, db: Path, copy: Path, tmp_path: Path
+) -> tuple[int, SeatRecord]:
+    """At Ada's turn the host's journal ``db`` is copied to ``copy``; she plays four more
+    cards (each answered) and her client dies. The seq of the copy's newest event as she saw
+    it, and her seat's record on disk (the newest play her client had acknowledged)."""
+    await until(lambda: her_turn(ada), 30)
+    copy_journal(db, copy)
+    assert ada.session.mirror is not None
+    copied = ada.session.mirror.seq
+    await plays_turns(ada, 4)
+    ada.crash()
+    (record,) = SeatStore(tmp_path / "Ada").records()
+    return copied, record
+
+
 async def ada_back_on_an_older_journal(
     nursery: trio.Nursery,
     tmp_path: Path,
@@ -95,13 +111,7 @@ async def ada_back_on_an_older_journal(
     )  # fmt: skip
     if before_copy is not None:
         await before_copy(first, ada, network)
-    await until(lambda: her_turn(ada), 30)
-    copy_journal(db, copy)
-    assert ada.session.mirror is not None
-    copied = ada.session.mirror.seq
-    await plays_turns(ada, 4)
-    ada.crash()
-    (record,) = SeatStore(tmp_path / "Ada").records()
+    copied, record = await copied_then_four_plays(ada, db, copy, tmp_path)
     windows.append((copied, record.last_played))
     back = await sit(
         nursery, first, "Ada", tmp_path, table_id=record.table_id, resume_from=record,
@@ -270,13 +280,7 @@ async def test_a_play_the_host_makes_for_her_before_she_takes_her_seat_back_stop
             first = await start_host(nursery, db=str(db), grace=600)
             keys.append(first.public_key)
             ada = await sit(nursery, first, "Ada", tmp_path, create=create(RULES, bots=1))
-            await until(lambda: her_turn(ada), 30)
-            copy_journal(db, copy)
-            assert ada.session.mirror is not None
-            copied = ada.session.mirror.seq
-            await plays_turns(ada, 4)
-            ada.crash()
-            (record,) = SeatStore(tmp_path / "Ada").records()
+            copied, record = await copied_then_four_plays(ada, db, copy, tmp_path)
             await first.shutdown()
             first.journal.close()
             put_back(copy, db)
@@ -386,11 +390,7 @@ async def test_her_seat_taken_back_from_a_host_already_put_back_raises_no_alarm(
             connector=network.connect,
         )  # fmt: skip
         await away_while_a_computer_plays(first, ada, network)
-        await until(lambda: her_turn(ada), 30)
-        copy_journal(db, copy)
-        await plays_turns(ada, 4)
-        ada.crash()
-        (record,) = SeatStore(tmp_path / "Ada").records()
+        _, record = await copied_then_four_plays(ada, db, copy, tmp_path)
         assert record.acked is not None
         assert len(record.acked) >= 6, record.acked
         await first.shutdown()
