@@ -197,9 +197,13 @@ class UnlistedTable:
         if code == "no_such_table":
             return f"{self.where} has no table {self.table_id}; {self._open_tables()}"
         if code in ("table_full", "seat_taken") or (code == "bad_password" and not password_given):
+            # The host checks the match is not over before the seat asked for (protocol.md
+            # 3.3): a seat taken is at a table in play. Its table_full, or a password asked
+            # for, says not which (the table is in no list, full or over alike).
+            over = "" if code == "seat_taken" else ", or its match is over"
             return (
-                f"table {self.table_id} on {self.where} is full, or its match is over: run this "
-                f"again once someone leaves it; {self._open_tables()}"
+                f"table {self.table_id} on {self.where} is full{over}: run this again once "
+                f"someone leaves it; {self._open_tables()}"
             )
         return None
 

@@ -185,24 +185,32 @@ def test_a_wrong_password_typed_at_the_prompt_is_asked_for_again_three_times(
     assert err.splitlines() == ["scopa-net: stopped; nothing joined"]
 
 
+@pytest.mark.parametrize(
+    ("seat", "full"), [((), "is full, or its match is over"), (("--seat", "0"), "is full")]
+)
 def test_a_full_table_given_on_the_command_line_is_said_to_be_full_in_one_line(
-    host: HostThread, capfd: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+    seat: tuple[str, ...],
+    full: str,
+    host: HostThread,
+    capfd: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Dino's friend Carla took the last seat at table 1: `join --table 1` said "has no table
     1 with an open seat", as if there were none (the host lists only tables with an open
-    seat). The host's answer to the join says it is full, and what Dino can do."""
+    seat). The host's answer to the join says it is full, and what Dino can do. A seat
+    asked for and taken is refused only at a table in play (protocol.md 3.3): "or its match
+    is over", said there too, was not true."""
     club_night(host)
     carla = Carla(host)
     monkeypatch.setattr(builtins, "input", typing())
     carla.sits(1)
     try:
-        assert main(["join", host.address, "--table", "1"]) == EXIT_REFUSED
+        assert main(["join", host.address, "--table", "1", *seat]) == EXIT_REFUSED
     finally:
         carla.goes()
     assert capfd.readouterr().err.splitlines() == [
-        f"scopa-net: table 1 on {host.address} is full, or its match is over: run this again "
-        f"once someone leaves it; tables with an open seat now: 2 (`scopa-net join "
-        f"{host.address}` lists them)"
+        f"scopa-net: table 1 on {host.address} {full}: run this again once someone leaves it; "
+        f"tables with an open seat now: 2 (`scopa-net join {host.address}` lists them)"
     ]
 
 
