@@ -162,23 +162,27 @@ def _not_a_play(line: str, exc: NotationError, scheme: Scheme) -> str:
     card_like = any(names_part_of_a_card(word) for word in words)
     known = [*COMMANDS, *_ALIASES, "play"]
     meant = [] if card_like or typed in known else difflib.get_close_matches(typed, known, n=1)
-    if meant and meant[0] in _LEAVING:
-        if len(words) == 1 and _card_shaped(line):  # "Qx": a card mistyped, not 'q'
-            return f"{exc} (type 'help' for the commands)"
+    if meant and meant[0] in _LEAVING and not (len(words) == 1 and _card_shaped(line)):
         return f"unknown command {shown(typed)} (type 'help' for the commands)"
+    if meant and meant[0] in _LEAVING:  # "Qx": a card mistyped, not the 'q' that leaves
+        meant = []
     if meant:  # a command mistyped ("sya hello"), no card
         return (
             f"unknown command {shown(typed)}: did you mean {meant[0]!r}? (type 'help' for the "
             "commands)"
         )
+    example = f"{card_name(SETTEBELLO, scheme)} or {format_card(SETTEBELLO, scheme)}"
     if card_like or near_part_of_a_card(typed):
-        example = f"{card_name(SETTEBELLO, scheme)} or {format_card(SETTEBELLO, scheme)}"
         return (
             f"invalid card: {shown(line)}: a card is a rank and a suit, such as {example} "
             "(type 'help' for the commands)"
         )
     unknown = "unknown suit" in str(exc) or "unknown rank" in str(exc)
-    if unknown and len(words) == 1 and typed not in known and not _card_shaped(line):
+    if unknown and len(words) == 1 and _card_shaped(line):  # "Qx": its wrong suit, and how
+        return (
+            f"{exc}; a card is a rank and a suit, such as {example} (type 'help' for the commands)"
+        )
+    if unknown and len(words) == 1 and typed not in known:
         return f"{shown(line)} is not a card or a command (type 'help' for the commands)"
     return f"{exc} (type 'help' for the commands)"
 

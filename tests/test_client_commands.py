@@ -211,7 +211,10 @@ def test_a_word_that_is_no_card_nor_command_says_so(word: str) -> None:
 )
 def test_a_card_mistyped_still_names_its_wrong_suit(word: str, hint: str) -> None:
     """`Qx`, close to the 'q' that leaves, was told "unknown command 'qx'": a card mistyped
-    is told it is no card, and why."""
+    is told it is no card, why, and how a card is written."""
     with pytest.raises(CommandError) as caught:
         parse_command(word)
-    assert str(caught.value) == f"invalid card: {word!r}: {hint} (type 'help' for the commands)"
+    assert str(caught.value) == (
+        f"invalid card: {word!r}: {hint}; a card is a rank and a suit, such as 7 of coins or 7d "
+        "(type 'help' for the commands)"
+    )
