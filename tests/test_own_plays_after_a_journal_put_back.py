@@ -82,6 +82,21 @@ async def copied_then_four_plays(
     return copied, record
 
 
+async def ada_against_its_computer(
+    nursery: trio.Nursery, db: Path, tmp_path: Path, keys: list[bytes], **host: float
+) -> tuple[Host, Player, CutOff]:
+    """A host on the journal ``db`` (``host``: its grace and bot delay; its key put in
+    ``keys``), and Ada at a new table against its computer, over a network that can be cut."""
+    first = await start_host(nursery, db=str(db), **host)
+    keys.append(first.public_key)
+    network = CutOff(first.port)
+    ada = await sit(
+        nursery, first, "Ada", tmp_path, create=create(RULES, bots=1),
+        connector=network.connect,
+    )  # fmt: skip
+    return first, ada, network
+
+
 async def ada_back_on_an_older_journal(
     nursery: trio.Nursery,
     tmp_path: Path,
@@ -102,13 +117,9 @@ async def ada_back_on_an_older_journal(
     acknowledged (the host lost the events between); ``keys``, the host's key; ``grace`` and
     ``bot_delay`` are the host's."""
     db, copy = tmp_path / "host.db", tmp_path / "copy.db"
-    first = await start_host(nursery, db=str(db), bot_delay=bot_delay, grace=grace)
-    keys.append(first.public_key)
-    network = CutOff(first.port)
-    ada = await sit(
-        nursery, first, "Ada", tmp_path, create=create(RULES, bots=1),
-        connector=network.connect,
-    )  # fmt: skip
+    first, ada, network = await ada_against_its_computer(
+        nursery, db, tmp_path, keys, bot_delay=bot_delay, grace=grace
+    )
     if before_copy is not None:
         await before_copy(first, ada, network)
     copied, record = await copied_then_four_plays(ada, db, copy, tmp_path)
@@ -318,13 +329,9 @@ async def test_a_play_of_hers_the_host_rewrote_in_the_events_it_kept_stops_her_c
 
     async def ada_plays() -> None:
         async with trio.open_nursery() as nursery:
-            first = await start_host(nursery, db=str(db), grace=600, bot_delay=0.5)
-            keys.append(first.public_key)
-            network = CutOff(first.port)
-            ada = await sit(
-                nursery, first, "Ada", tmp_path, create=create(RULES, bots=1),
-                connector=network.connect,
-            )  # fmt: skip
+            first, ada, network = await ada_against_its_computer(
+                nursery, db, tmp_path, keys, grace=600, bot_delay=0.5
+            )
             await until(lambda: her_turn(ada), 30)
             view = ada.controller.state.view
             assert view is not None
