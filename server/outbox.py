@@ -231,28 +231,20 @@ class Outbox:
 
     def _take(self, limit: int) -> list[m.Message]:
         batch: list[m.Message] = []
-        replies = self._replies
-        if replies:
-            while replies and len(batch) < limit:
-                batch.append(replies.popleft())
+        while self._replies and len(batch) < limit:
+            batch.append(self._replies.popleft())
+        if batch:
             self._make_room()
         seat = self._seat
-        cursor = self._cursor
-        if seat is None:
-            caught_up = True
-        else:
-            last = self._last_seq  # (what _sendable says, written out: a move's every seat)
-            committed = seat.committed
-            sendable = committed if last is None or last > committed else last
-            base = seat.base
-            if cursor < base:
-                self.overflowed = True  # what it still needs is no longer kept: resume
-            elif cursor < sendable:
-                end = min(sendable, cursor + limit - len(batch))
-                take = seat.log[cursor - base : end - base]
-                cursor = self._cursor = cursor + len(take)
-                batch += take
-            caught_up = cursor >= sendable
+        sendable = 0 if seat is None else self._sendable(seat)
+        if seat is not None and self._cursor < seat.base:
+            self.overflowed = True  # what it still needs is no longer kept: resume
+        elif seat is not None and self._cursor < sendable:
+            end = min(sendable, self._cursor + limit - len(batch))
+            take = seat.log[self._cursor - seat.base : end - seat.base]
+            self._cursor += len(take)
+            batch += take
+        caught_up = seat is None or self._cursor >= sendable
         if self._last_word is not None and caught_up and len(batch) < limit:
             batch.append(self._last_word)
             self._last_word, self._last_seq, self._seat = None, None, None
