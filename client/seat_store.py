@@ -128,11 +128,11 @@ class SeatRecord:
     the table's events said then: a client taking the seat back starts from them, and the
     events replayed from there bring them up to date (empty in a record kept before)."""
     away: bool = False
+    """The player stepped away on purpose (rather than the client stopping)."""
     rematch_yes: int = 0
     """The match after which this seat answered ``yes`` to playing again (0: none): a
     client taking the seat back holds the host to it, since an ``agreed`` vote this seat did
     not agree to starts a match it leaves (protocol.md 3.11)."""
-    """The player stepped away on purpose (rather than the client stopping)."""
     updated: float = 0.0
 
     @property
