@@ -140,7 +140,7 @@ from scopa_net.fair.errors import ChangedPlayError, FairnessError
 from scopa_net.fair.transcript import VOID_KINGS
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_name
-from scopa_net.plays import Play, PlayRecord, play_code
+from scopa_net.plays import Play, PlayRecord
 from scopa_net.rules import RuleSet
 from scopa_net.seat_holders import computer_words
 from scopa_net.view import SeatView
@@ -876,7 +876,7 @@ class NetworkSession:
             # to one it applied. It stays unanswered, judging no play held, and goes again.
             if self._not_now.refused(msg.move_id, trio.current_time()):
                 sent = self._unacked[msg.move_id][0]
-                play = Play.from_code(play_code(sent.card, sent.captured))
+                play = Play.from_wire(sent.card, sent.captured)
                 self.notice(goes_again(msg.code, play.text()))
             return
         again = self._not_now.went_again(msg.move_id)
@@ -904,7 +904,7 @@ class NetworkSession:
         elif isinstance(msg, m.Reject):
             # Typed in an earlier client, kept with the seat and sent again on taking it
             # back: nobody waits for its answer here, so say it was not played.
-            play = Play.from_code(play_code(pending[0].card, pending[0].captured))
+            play = Play.from_wire(pending[0].card, pending[0].captured)
             refused = refused_play(msg, play.text(), resent=True)
             if self._changed_play is None:  # (else the banner says what became of it)
                 self.notice(str(refused))  # shown even while the match is replayed to this client

@@ -57,7 +57,7 @@ from scopa_net.fair.commitments import fingerprint
 from scopa_net.fair.errors import FairnessError
 from scopa_net.mirror import SeatMirror
 from scopa_net.names import clean_chat, clean_name, clean_text
-from scopa_net.plays import Play, play_code
+from scopa_net.plays import Play
 from scopa_net.seat_holders import SeatHolders
 from scopa_net.wire import messages as m
 from scopa_net.wire.connection import State, bye_for
@@ -352,10 +352,7 @@ class Reconnection:
         if session._kept.record is None:
             return ""
         hint = f"your seat is kept: {session.resume_command} takes it back"
-        moves = [
-            Play.from_code(play_code(p.card, p.captured)).text()
-            for p, _ in session._unacked.values()
-        ]
+        moves = [Play.from_wire(p.card, p.captured).text() for p, _ in session._unacked.values()]
         if moves:
             hint += (
                 f" (your move {', '.join(moves)} was not answered: it goes to the host again "
@@ -746,7 +743,7 @@ class Reconnection:
             if move_id in session._awaited:
                 session._lost_moves.add(move_id)
             else:  # typed in an earlier client, kept with the seat: nobody waits for it here
-                play = Play.from_code(play_code(msg.card, msg.captured))
+                play = Play.from_wire(msg.card, msg.captured)
                 session.notice(
                     f"Your move {play.text()} was not played: {MOVE_LOST_WITH_THE_HOST}."
                 )

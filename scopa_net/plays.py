@@ -44,6 +44,11 @@ class Play:
     def from_code(cls, code: int) -> Play:
         return play_of_code(code)
 
+    @classmethod
+    def from_wire(cls, card_index: int, captured_mask: int = 0) -> Play:
+        """The play a ``play`` or ``played`` message names by its card and capture mask."""
+        return play_of_code(play_code(card_index, captured_mask))
+
     def text(self, scheme: Scheme = Scheme.NEUTRAL) -> str:
         """``7d`` or ``7d x 5s+2b``; :func:`scopa_net.notation.parse_play` reads it back."""
         played = format_card(self.card, scheme)

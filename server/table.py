@@ -670,7 +670,7 @@ class Table:
         if rnd.turn != seat:
             raise TableError(ErrorCode.NOT_YOUR_TURN, f"it is seat {rnd.turn}'s turn")
         try:
-            rnd.resolve(Play.from_code(play_code(card, captured)), seat, exact=True)
+            rnd.resolve(Play.from_wire(card, captured), seat, exact=True)
         except IllegalPlayError as exc:
             raise TableError(
                 ErrorCode.ILLEGAL_PLAY, str(exc), reason=exc.reason.name.lower()
