@@ -89,23 +89,34 @@ def test_a_running_host_is_found_when_another_program_takes_the_unicast_answers(
         advertiser.close()
 
 
-def test_a_host_that_starts_while_the_search_runs_is_found() -> None:
-    """A host started 1 s into a search of 3 s is listed: the search listens on port 5353 for
-    announcements, not only for answers to its own questions (the next of which goes out 5 s
-    in, after the search)."""
-    require_multicast()
-    name, port = unique_name("late host"), free_port()
+def _search_as_a_host_starts(
+    starts: float, search: float, what: str
+) -> tuple[list[HostAdvert], float, LanAdvertiser, str, int]:
+    """A search of ``search`` seconds on loopback while a host named after ``what`` starts
+    ``starts`` seconds in: what it listed, how long it took, the host's advertiser (for the
+    caller to close), its name and port."""
+    name, port = unique_name(what), free_port()
 
     def start_late() -> LanAdvertiser:
-        time.sleep(1.0)
+        time.sleep(starts)
         return LanAdvertiser(
             HostAdvert(name, port, 4, 1, False), "127.0.0.1", addresses=["127.0.0.1"]
         )
 
     with ThreadPoolExecutor(1) as pool:
         late = pool.submit(start_late)
-        seen = browse_hosts(3.0, ["127.0.0.1"])
-    advertiser = late.result()
+        started = time.monotonic()
+        seen = browse_hosts(search, ["127.0.0.1"])
+        took = time.monotonic() - started
+    return seen, took, late.result(), name, port
+
+
+def test_a_host_that_starts_while_the_search_runs_is_found() -> None:
+    """A host started 1 s into a search of 3 s is listed: the search listens on port 5353 for
+    announcements, not only for answers to its own questions (the next of which goes out 5 s
+    in, after the search)."""
+    require_multicast()
+    seen, _, advertiser, name, port = _search_as_a_host_starts(1.0, 3.0, "late host")
     try:
         assert [h.port for h in seen if h.name == name] == [port], seen
     finally:
@@ -117,20 +128,7 @@ def test_a_host_that_starts_late_in_joins_search_is_waited_for() -> None:
     about 1.5 s after it starts: it was never listed (0 of 4 started 1.0 or 1.5 s in, measured).
     The search hears it probing and waits up to 1 s more for its announcement."""
     require_multicast()
-    name, port = unique_name("starting host"), free_port()
-
-    def start_late() -> LanAdvertiser:
-        time.sleep(1.2)
-        return LanAdvertiser(
-            HostAdvert(name, port, 4, 1, False), "127.0.0.1", addresses=["127.0.0.1"]
-        )
-
-    with ThreadPoolExecutor(1) as pool:
-        late = pool.submit(start_late)
-        started = time.monotonic()
-        seen = browse_hosts(2.0, ["127.0.0.1"])
-        took = time.monotonic() - started
-    advertiser = late.result()
+    seen, took, advertiser, name, port = _search_as_a_host_starts(1.2, 2.0, "starting host")
     try:
         assert [h.port for h in seen if h.name == name] == [port], seen
         assert took < 2.0 + STARTING_HOST_WAIT + 0.5, took  # 1 s more at most
