@@ -17,6 +17,7 @@ from prompt_toolkit.patch_stdout import patch_stdout
 
 from scopa_net.client.app import ClientApp, LineSource, SessionOpener
 from scopa_net.client.config import Settings, load_settings
+from scopa_net.client.full_table import match_over
 from scopa_net.client.line_mode import needs_line_mode
 from scopa_net.client.network_session import (
     HelloHeldError,
@@ -26,6 +27,7 @@ from scopa_net.client.network_session import (
     HostLostError,
     HostUnprovenError,
     OwnProtocolError,
+    RefusedError,
     SeatLostError,
     SessionError,
     TableClosedError,
@@ -48,13 +50,25 @@ REFUSALS = {
     "for it and join again (or give it with --password)",
     "no_such_table": "that table is not on the host (any more); `scopa-net join HOST` lists them",
     "seat_taken": "that seat is taken; leave out --seat to take any open one",
-    "table_full": "that table is full; `scopa-net join HOST` lists tables with open seats",
+    "table_full": "that table is full, or its match is over; `scopa-net join HOST` lists "
+    "tables with open seats",
     "too_many_tables": "the host will open no more tables just now; join one of its tables, "
     "or try again once one has finished",
     "too_many_connections": "the host has too many connections from this address; try later",
     "bad_version": "the host speaks another version of the protocol; update scopa-net",
 }
 """What a person reads when the host refuses a join, by the error code it sent."""
+
+TABLE_FULL_WORDS = {
+    True: "the match at that table is over, so nobody can sit down there now; "
+    "`scopa-net join --create HOST` opens a new table, `scopa-net join HOST` lists tables "
+    "with open seats",
+    False: "that table is full: wait for a seat to open, or join another; "
+    "`scopa-net join HOST` lists tables with open seats",
+    None: REFUSALS["table_full"],
+}
+"""A ``table_full`` refusal's line, by what the host's words say (:func:`match_over`): the
+match over, every seat taken, or not which."""
 
 
 def session_failure(exc: SessionError) -> CommandError:
@@ -63,6 +77,8 @@ def session_failure(exc: SessionError) -> CommandError:
     code, _, detail = text.partition(": ")
     if code == "too_many_tables" and detail:  # the host's words say which of its limits
         return CommandError(f"the host will open no more tables: {detail}", EXIT_REFUSED)
+    if code == "table_full" and isinstance(exc, RefusedError):
+        return CommandError(TABLE_FULL_WORDS[match_over(exc.message)], EXIT_REFUSED)
     if code in REFUSALS:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
     if isinstance(exc, VersionMismatchError):

@@ -221,7 +221,11 @@ def run(args: argparse.Namespace) -> int:
     except (OSError, SessionError) as exc:
         raise CommandError(f"lost {host}:{port}: {exc}", EXIT_UNREACHABLE) from None
     refused = stats.all_refused()
-    said = unlisted.refused(refused.code, password is not None) if unlisted and refused else None
+    said = (
+        unlisted.refused(refused.code, password is not None, refused.message)
+        if unlisted and refused
+        else None
+    )
     if said is not None:  # full, over, or not there: as join --table N says it
         raise CommandError(said, EXIT_REFUSED)
     if refused is not None and refused.code == "bad_password" and from_env:

@@ -192,6 +192,7 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
 
     from scopa_net.client.app import only_error
     from scopa_net.client.config import ConfigError
+    from scopa_net.client.full_table import match_over
     from scopa_net.client.host_search import HostSearch
     from scopa_net.client.launch import run_game_screen, settings_from
     from scopa_net.client.network_session import (
@@ -302,7 +303,9 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
             return run_game_screen(open_session, settings, plain=args.plain)
         except CommandError:
             code = refused[0].code if refused else ""
-            said = unlisted[0].refused(code, choice.password is not None) if unlisted else None
+            words = refused[0].message if refused else ""
+            given = choice.password is not None
+            said = unlisted[0].refused(code, given, words) if unlisted else None
             if said is not None:
                 raise CommandError(said, EXIT_REFUSED) from None
             from_env = env_password is not None and choice.password == env_password
@@ -322,7 +325,10 @@ def run(args: argparse.Namespace, ask: Callable[[str], str] | None = None) -> in
                 )
                 choice = replace(choice, password=ask_password(choice.table_id or 0))
                 continue
-            say(CHOOSE_AGAIN[code].format(table=choice.table_id, seat=choice.seat))
+            again_words = CHOOSE_AGAIN[code]
+            if code == "table_full" and match_over(words):
+                again_words = MATCH_ENDED_WHILE_CHOSEN
+            say(again_words.format(table=choice.table_id, seat=choice.seat))
             picked = table_choice(
                 args, host, port, ask, player=settings.name, listed=listed, store=store
             )
@@ -347,3 +353,10 @@ CHOOSE_AGAIN = {
 }
 """What a person who picked a table at the prompt reads when the host refuses the seat, by
 the host's code, before the list again, fresh from the host."""
+
+MATCH_ENDED_WHILE_CHOSEN = (
+    "The match at table {table} ended while you chose: nobody can sit down there now. The "
+    "tables with an open seat now:"
+)
+"""The line for a ``table_full`` whose host's words say the match is over (3.11), not that
+someone took the last seat."""

@@ -191,21 +191,43 @@ class UnlistedTable:
     where: str
     tables: tuple[m.TableInfo, ...]
 
-    def refused(self, code: str, password_given: bool) -> str | None:
-        """The line for the host's ``code`` refusing the join, None for one not about this.
-        At a table not listed, a seat taken or a password asked for is a full table too."""
+    def refused(self, code: str, password_given: bool, message: str = "") -> str | None:
+        """The line for the host's ``code`` refusing the join (``message``: its words), None
+        for one not about this. At a table not listed, a seat taken or a password asked for
+        is a full table too."""
+        from scopa_net.client.full_table import match_over
+
         if code == "no_such_table":
             return f"{self.where} has no table {self.table_id}; {self._open_tables()}"
+        over = match_over(message) if code == "table_full" else None
+        if over:
+            return (
+                f"the match at table {self.table_id} on {self.where} is over, so nobody can "
+                f"sit down there now; {self._after_match_over()}"
+            )
         if code in ("table_full", "seat_taken") or (code == "bad_password" and not password_given):
             # The host checks the match is not over before the seat asked for (protocol.md
-            # 3.3): a seat taken is at a table in play. Its table_full, or a password asked
-            # for, says not which (the table is in no list, full or over alike).
-            over = "" if code == "seat_taken" else ", or its match is over"
+            # 3.3): a seat taken is at a table in play, as is a table_full whose words say
+            # so. Other words, or a password asked for, say not which (the table is in no
+            # list, full or over alike).
+            either = "" if code == "seat_taken" or over is False else ", or its match is over"
             return (
-                f"table {self.table_id} on {self.where} is full{over}: run this again once "
+                f"table {self.table_id} on {self.where} is full{either}: run this again once "
                 f"someone leaves it; {self._open_tables()}"
             )
         return None
+
+    def _after_match_over(self) -> str:
+        """What to do at a host whose table's match is over: open a table, or take a seat
+        at another."""
+        create = f"open a new table with `scopa-net join --create {self.where}`"
+        ids = ", ".join(str(t.id) for t in self.tables)
+        if not ids:
+            return create
+        return (
+            f"{create}, or join one with an open seat now: {ids} (`scopa-net join "
+            f"{self.where}` lists them)"
+        )
 
     def _open_tables(self) -> str:
         ids = ", ".join(str(t.id) for t in self.tables)
