@@ -354,6 +354,10 @@ class NetworkSession:
         """Set when a fair-deal check failed and the seat stopped."""
         self.rounds_verified = 0
         self._host_stopped = False  # the last connection ended with the host's shutting_down
+        self.host_restarted = False
+        """This seat's latest way back followed the host's ``bye shutting_down``: the host
+        was restarted, and what its catch-up says of the other seats (every one lost) is its
+        restart's doing."""
         self.left_for_good = False
         """The player gave the seat up for good (``leave``), rather than stepping away."""
         self._seed_due = False

@@ -212,6 +212,7 @@ class Reconnection:
             # The host may come back updated (stopped, or killed, and started again): the
             # newest version first, once, whatever the old connection spoke (protocol.md 3.2).
             HELLO_VERSIONS.forget(session.host, session.port)
+            session.host_restarted = session._host_stopped
             session._host_stopped = False
             if self.lan is not None:
                 self.lan.lost()
@@ -657,7 +658,7 @@ class Reconnection:
             session._resumed_at = trio.current_time()
         session._seed_due = True
         session._catch_up_due = True
-        session._set_state(ConnectionState.CONNECTED, "back at the table")
+        session._set_state(ConnectionState.CONNECTED, back_at_the_table(session.host_restarted))
         # Whatever the host had not acknowledged goes again (a repeat is applied once), as
         # soon as this connection has caught up to the event each move was chosen after.
         self.to_resend = list(session._unacked)
@@ -966,6 +967,12 @@ def host_newest_seq(refusal: RefusedError) -> int | None:
         return refusal.current_seq
     found = re.search(r"newest event (\d+)", refusal.message)
     return int(found[1]) if found else None
+
+
+def back_at_the_table(host_restarted: bool) -> str:
+    """The connection's state as a seat is taken back: after the host's restart (it said it
+    was stopping), said so."""
+    return "the host was restarted; back at the table" if host_restarted else "back at the table"
 
 
 def refusal_why(refusal: RefusedError | None, table_id: int | None) -> RefusalWhy | None:

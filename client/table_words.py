@@ -87,6 +87,9 @@ class TableWords:
         self.closed: set[int] = set()
         """Seats whose player's client was closed in order (``seat_status`` ``closed``): said
         so, not as a lost connection, until they are back."""
+        self.lost_in_restart: set[int] = set()
+        """Seats the host's catch-up said were lost as it came back from a restart (the
+        session's ``host_restarted``): their person's way back is said with the restart."""
         self._taken_over: set[int] = set()
         """Seats a newcomer is taking from a player away past the host's limit: the host's
         own line says who took whose seat and why, so this says nothing of it."""
@@ -206,7 +209,8 @@ class TableWords:
         elif e.connected and before is not None and before.kind == "human":
             if held is not None and not held[3]:
                 return  # back before anyone was told they were gone
-            text = f"{who} is back at the table{self.finished_for_them(e.seat)}"
+            text = f"{who} is back at the table{self.after_restart(e.seat)}"
+            text += self.finished_for_them(e.seat)
         elif e.connected:
             text = f"{who} sat down at the table{self.finished_for_them(e.seat)}"
             waiting = session._seating.players_awaited()
@@ -215,6 +219,14 @@ class TableWords:
         else:
             return
         session._emit(Message(seat=None, text=text, table=True))
+
+    def after_restart(self, seat: int) -> str:
+        """What follows "Ada is back at the table" when the host's restart lost her (not her
+        own connection): " (the host was restarted)", once; else nothing."""
+        if seat not in self.lost_in_restart:
+            return ""
+        self.lost_in_restart.discard(seat)
+        return " (the host was restarted)"
 
     def finished_for_them(self, seat: int) -> str:
         """What follows "Ada is back at the table" (or "sat down") when a computer plays the
@@ -317,6 +329,10 @@ class TableWords:
         session = self.session
         now = trio.current_time()
         catching_up = now - session._resumed_at < self.loss_held_for
+        if catching_up and session.host_restarted:
+            self.lost_in_restart.add(seat)
+        else:
+            self.lost_in_restart.discard(seat)
         if not catching_up and (closed or grace <= 2 * self.loss_said_after):
             return False  # closed, or a grace period this short: the wait would take most of it
         due = now + self.loss_said_after

@@ -165,8 +165,10 @@ async def test_the_client_follows_its_host_s_key_to_where_it_moved(
             await evening.back_at(again.port)
         nursery.cancel_scope.cancel()
     moved = evening.said.index(evening.moved_to(again.port))
-    # Tried there at once: no "still trying" in between.
-    assert evening.said[moved + 1] == "Connection: connected (back at the table)."
+    # Tried there at once: no "still trying" in between. It said it was stopping: restarted.
+    assert evening.said[moved + 1] == (
+        "Connection: connected (the host was restarted; back at the table)."
+    )
     assert accepted == []  # the host of the same name: never connected to
     (kept,) = evening.store.records()  # kept at the new address only
     assert (kept.host, kept.port, kept.table_id, kept.seat) == ("127.0.0.1", again.port, 1, 0)

@@ -23,6 +23,9 @@ from person_screen import PersonScreen
 from scopa_net.client.network_session import TableChoice, open_network_session
 from scopa_net.rules import RuleSet
 
+BACK = "Table: Carla is back at the table (the host was restarted)"
+"""What Ada reads as Carla's client is back at the restarted host."""
+
 
 @pytest.mark.parametrize("carla_after", [3.0, 30.0])
 async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_connection(
@@ -32,7 +35,9 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
     is back first; Carla's ``carla_after`` seconds later. Ada used to read "Carla lost the
     connection; a computer plays for them in 60 s" from the restarted host's catch-up, just
     before "Carla is back at the table". Back within the catch-up, Carla is only back; back
-    later, she was lost meanwhile, and Ada reads so (with the grace period left)."""
+    later, she was lost meanwhile, and Ada reads so (with the grace period left). Either way
+    Carla's return says it followed the host's restart ("Carla is back at the table" alone
+    read as if Carla's own connection had failed), as Ada's own line does."""
     db = str(tmp_path / "host.db")
     async with trio.open_nursery() as nursery:
         host, first = await start_journal_host_to_stop(nursery, db)
@@ -79,10 +84,11 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
         await trio.sleep(carla_after)
         carla_away.set()
         with trio.fail_after(60):
-            while "Table: Carla is back at the table" not in ada.lines[before:]:
+            while BACK not in ada.lines[before:]:
                 await trio.sleep(0.1)
         await trio.sleep(15)  # past any line held back
         after = ada.lines[before:]
+        assert "Connection: connected (the host was restarted; back at the table)." in after
         lost = [line for line in after if "Carla lost the connection" in line]
         if carla_after < 10:
             assert lost == [], after
@@ -95,5 +101,5 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
             )
             assert found, lost
             assert 40 <= int(found.group(1)) <= 55, lost  # the host's 60 s, less the wait
-            assert after.index(lost[0]) < after.index("Table: Carla is back at the table")
+            assert after.index(lost[0]) < after.index(BACK)
         nursery.cancel_scope.cancel()

@@ -59,9 +59,11 @@ async def test_a_host_restarted_during_the_rematch_vote_says_nobody_lost_the_con
     """Club night: the host was stopped with Ctrl-C at "Play again?" and started again. Every
     client came back by itself, and every screen read "Bruno lost the connection; their seat
     is kept until the rematch vote closes" for each of the others, then "Bruno is back at the
-    table": nobody had lost anything but the host."""
+    table": nobody had lost anything but the host. Bruno's return says it was the host's
+    restart, not his own connection, as Ada's own line does."""
     after = await ada_after_a_restart_at_the_vote(str(tmp_path / "host.db"), bruno_gone=False)
-    assert "Table: Bruno is back at the table" in after, after
+    assert "Connection: connected (the host was restarted; back at the table)." in after, after
+    assert "Table: Bruno is back at the table (the host was restarted)" in after, after
     assert not [line for line in after if "lost the connection" in line], after
 
 
