@@ -136,8 +136,9 @@ def test_a_client_started_afresh_takes_the_dealer_its_first_round_records(
     text = "\n".join(out)
     assert status == 1, text
     assert (
-        "not checked: rounds 1 to 2: this seat did not see them (caught up by snapshot after "
-        f"round 2); round 3 on is replayed on the match as the snapshot told it (scores "
+        "not checked: rounds 1 to 2: this seat did not see them (it sat down in round 2, or "
+        "came back then having finished no round: the host's snapshot told it the match); "
+        "round 3 on is replayed on the match as the snapshot told it (scores "
         f"{list(told.scores)}, its dealer the one it records): the host's word, not checked here"
     ) in out, text
     assert out[-1] == PARTLY, text

@@ -12,9 +12,11 @@ from pathlib import Path
 
 import pytest
 from caught_up_files import (
+    ada_and_the_computer,
     caught_up_after_the_end,
     caught_up_in_round_2,
     caught_up_in_the_last_round,
+    caught_up_while_playing,
     stopped_by_5_points_added,
 )
 from table_driver import KEY
@@ -64,8 +66,9 @@ def test_a_seat_caught_up_in_a_round_under_way_keeps_a_transcript_that_verifies_
     assert verdict.ok, verdict.lines()
     assert not verdict.whole
     assert re.fullmatch(
-        r"not checked: rounds 1 to 2: this seat did not see them \(caught up by snapshot after "
-        r"round 2\); round 3 on is replayed on the match as the snapshot told it \(scores "
+        r"not checked: rounds 1 to 2: this seat did not see them \(it sat down in round 2, or "
+        r"came back then having finished no round: the host's snapshot told it the match\); "
+        r"round 3 on is replayed on the match as the snapshot told it \(scores "
         r"\[\d+, \d+\], seat \d dealing\): the host's word, not checked here",
         verdict.unseen,
     ), verdict.unseen
@@ -117,6 +120,26 @@ def test_evidence_that_cannot_show_the_snapshot_says_why_it_cannot_decide(
     assert status == 1
     assert lines[-1] == "NOT VERIFIED"
     assert f"caught up: {SNAPSHOT_CONTRADICTED}" in lines
+
+
+def test_a_newcomer_s_file_says_it_sat_down_not_that_it_was_caught_up_after_a_drop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Dino sat down in round 3 at a seat a computer had played (his client's first view of
+    the match, a snapshot): `verify` said "caught up by snapshot after round 3", as if he had
+    dropped. His file cannot tell that from a seat that finished no round before it came
+    back, so it says both, sitting down first."""
+    witness = caught_up_while_playing(ada_and_the_computer(), 3)
+    path = tmp_path / "dino.scopa"
+    path.write_bytes(witness.transcript().encode())
+    _, lines = verify_words(path, capsys)
+    (unseen,) = [line for line in lines if line.startswith("not checked: ")]
+    assert unseen.startswith(
+        "not checked: rounds 1 to 3: this seat did not see them (it sat down in round 3, or "
+        "came back then having finished no round: the host's snapshot told it the match); "
+        "round 4 on is replayed on the match as the snapshot told it (scores "
+    ), lines
+    assert "caught up by snapshot" not in "\n".join(lines), lines
 
 
 def test_a_caught_up_file_says_which_rounds_it_could_not_check(

@@ -83,7 +83,8 @@ async def test_a_blind_seat_caught_up_mid_match_keeps_a_transcript_verify_checks
     first = told.round_no + 1
     dealer = "Ada (seat 0, this file's seat)" if told.dealer == 0 else "bot 1 (seat 1)"
     assert (
-        f"not checked: {missed} (caught up by snapshot after round {told.round_no}); round "
+        f"not checked: {missed} (it sat down in round {told.round_no}, or came back then "
+        "having finished no round: the host's snapshot told it the match); round "
         f"{first} on is replayed on the match as the snapshot told it (scores "
         f"{list(told.scores)}, {dealer} dealing): the host's word, not checked here"
     ) in out.splitlines(), out

@@ -414,8 +414,18 @@ class _Verifier:
         missed_to = told.round_no if first is None else first - 1
         missed = _rounds_named(last + 1, missed_to)
         after = f"caught up by snapshot after round {told.round_no}"
+        since_start = last == 0 and told.round_no > 0  # no round of its own from the start
+        if since_start:
+            # A newcomer, most often; or a seat that finished no round before it came back
+            # (the file cannot tell them apart, 6.1).
+            after = (
+                f"it sat down in round {told.round_no}, or came back then having finished no "
+                "round: the host's snapshot told it the match"
+            )
         if first is None:
             what = f"{missed} and any after" if missed else f"rounds after {told.round_no}"
+            if since_start:
+                return f"not checked: {what}: {after}, and it followed no round since"
             return f"not checked: {what}: this seat was {after} and followed no round since"
         dealer = self.UNTOLD_DEALER if told.dealer is None else (f"seat {told.dealer} dealing")
         on = (
