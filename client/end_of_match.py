@@ -208,6 +208,7 @@ class EndOfMatch:
                 session.rules, seat=session.seat, seq=e.seq, table_id=session.table_id
             )
             session._start, session._verified_before = start, session.rounds_verified
+            session._void_verified_before = session.void_rounds_verified
             session._start_mid_match = False
             session.mirror = SeatMirror(start)
             session.witness = DealWitness(session.rules, session.host_key, session.seat)

@@ -353,6 +353,8 @@ class NetworkSession:
         self.deal_failure: DealCheckFailedError | None = None
         """Set when a fair-deal check failed and the seat stopped."""
         self.rounds_verified = 0
+        self.void_rounds_verified = 0
+        """Of :attr:`rounds_verified`, the void rounds (not played out): said apart."""
         self._host_stopped = False  # the last connection ended with the host's shutting_down
         self.host_restarted = False
         """This seat's latest way back followed the host's ``bye shutting_down``: the host
@@ -401,6 +403,8 @@ class NetworkSession:
         deal checks rebuilt from there carry that snapshot on (:meth:`Reconnection.rewind`)."""
         self._verified_before = 0
         """The rounds checked before that start (in matches before it)."""
+        self._void_verified_before = 0
+        """Of :attr:`_verified_before`, the void rounds."""
         self._where_to_join: tuple[str, ...] = ()
         self._join_command: str | None = None
         """The command friends type to join the table this seat opened (``join --create``)."""
@@ -994,6 +998,8 @@ class NetworkSession:
         self._seq_changed = trio.Event()
         if verdict is not None:
             self.rounds_verified += 1
+            if self.witness.rounds and self.witness.rounds[-1].void is not None:
+                self.void_rounds_verified += 1
             self._emit(
                 Message(
                     seat=None, text=f"Deal check: {self._words.named(verdict.note)}", local=True

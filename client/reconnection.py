@@ -718,6 +718,7 @@ class Reconnection:
         session._voids = session._rounds_counted = session._round_opened = 0
         session._void_news = session._last_void = None
         session.rounds_verified = session._verified_before
+        session.void_rounds_verified = session._void_verified_before
         session._from_snapshot(start, sat_down=True)
         session._replaying = True  # shown where the host's events end (caught_up)
         # Checked from the host's newest event on, the replay too: a host could play for the
@@ -849,8 +850,7 @@ class Reconnection:
         session._replaying = session._exempt_replay = False
         assert session.mirror is not None
         view = session.mirror.view
-        done = session.rounds_verified
-        checked = f"; {done} round{'' if done == 1 else 's'} checked" if done else ""
+        checked = rounds_checked(session.rounds_verified, session.void_rounds_verified)
         awaited = session._seating.players_awaited()
         where = (
             f"round {view.round_number}"
@@ -967,6 +967,17 @@ def host_newest_seq(refusal: RefusedError) -> int | None:
         return refusal.current_seq
     found = re.search(r"newest event (\d+)", refusal.message)
     return int(found[1]) if found else None
+
+
+def rounds_checked(checked: int, void: int) -> str:
+    """What follows "Back in your seat ..., round 3" for the rounds this seat checked: the
+    rounds played out and the void ones apart ("; 2 rounds checked, 1 void round (not
+    played out)"), nothing when none."""
+    played = checked - void
+    parts = [f"{played} round{'' if played == 1 else 's'} checked"] if played else []
+    if void:
+        parts.append(f"{void} void round{'' if void == 1 else 's'} (not played out)")
+    return "; " + ", ".join(parts) if parts else ""
 
 
 def back_at_the_table(host_restarted: bool) -> str:

@@ -225,6 +225,7 @@ class SittingDown:
         session = self.session
         session._start = snapshot
         session._verified_before = session.rounds_verified
+        session._void_verified_before = session.void_rounds_verified
         session.rules = snapshot.rules.to_rules()
         session.mirror = SeatMirror(snapshot)
         assert session.host_key is not None

@@ -196,3 +196,11 @@ async def test_back_after_a_round_void_without_him_he_reads_why_it_was_dealt_aga
     assert void in again, again
     assert dealt in again, again
     assert again.index("Back in your seat") < again.index(void) < again.index(dealt), again
+    # "1 round checked" counted the void round 1 as checked: it is said apart.
+    (back,) = [line for line in again.splitlines() if line.startswith("Back in your seat")]
+    said = re.search(
+        rf"round {computer}; (?:(\d+) rounds? checked, )?(\d+) void rounds? \(not played out\)\.$",
+        back,
+    )
+    assert said, back
+    assert int(said[1] or 0) + int(said[2]) == computer - 1, back  # every round before it
