@@ -590,6 +590,38 @@ def test_each_file_says_when_it_was_saved_and_files_go_in_the_order_played(
     assert [h for h in heads if "table1" in h] == [f"== {p}" for p in played], out
 
 
+def test_since_goes_by_the_file_s_time_so_a_copy_without_it_counts_as_saved_then(
+    match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """README: `--since` goes by each file's modification time, so a file copied without
+    keeping its time counts as saved when it was copied. A file saved on 1 December is left
+    out of `--since 2026-12-07`; its copy by `cp` (no time kept) is checked, its copy by
+    `cp -p` left out with it."""
+    import os
+    import shutil
+    import time
+
+    saved = tmp_path / "saved" / "table1-seat0.scopa"
+    saved.parent.mkdir()
+    saved.write_bytes(match[0])
+    first = time.mktime((2026, 12, 1, 21, 0, 0, 0, 0, -1))
+    os.utime(saved, (first, first))
+    copies = {"cp": tmp_path / "cp", "cp -p": tmp_path / "cp-p"}
+    for folder in copies.values():
+        folder.mkdir()
+    shutil.copy(saved, copies["cp"])  # its time: now
+    shutil.copy2(saved, copies["cp -p"])  # its time kept
+    said = {}
+    for how, folder in {"saved": saved.parent, **copies}.items():
+        status = main(["verify", "--brief", "--since", "2026-12-07", str(folder)])
+        said[how] = (status, capsys.readouterr().out)
+    assert said["saved"][0] == said["cp -p"][0] == 1, said
+    assert "NOT VERIFIED: nothing checked" in said["saved"][1], said
+    assert "NOT VERIFIED: nothing checked" in said["cp -p"][1], said
+    assert said["cp"][0] == 0, said
+    assert "table1-seat0.scopa: VERIFIED" in said["cp"][1], said
+
+
 def test_the_summary_names_each_seat_as_the_names_beside_the_files_do(
     match: list[bytes], tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
