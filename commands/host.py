@@ -281,11 +281,7 @@ def run_host(args: argparse.Namespace) -> int:
         if stop.received is not None:
             log.info("signal %s: stopped before listening", stop.received.name)
             if journal.path != ":memory:":
-                said_unless_hung_up(
-                    stop,
-                    f"stopped before listening; the tables are saved in {journal.path}: the "
-                    "same command resumes them",
-                )
+                said_unless_hung_up(stop, stopped_before_listening(journal))
             return 0
         collector.install()  # no collector pauses with many tables: the host sweeps (see there)
         try:
@@ -359,6 +355,21 @@ async def serve_until_signalled(
         raise CommandError(not_saved_line(journal.path, since, moves), EXIT_LOCAL)
     if journal.path != ":memory:":
         said_unless_hung_up(stop, stopped_line(journal.path, open_tables))
+
+
+def stopped_before_listening(journal: Journal) -> str:
+    """What a host stopped as it starts, before it listens, says: where the tables a start
+    brings back are kept, or, the journal holding none (new, or every table closed), that
+    there is nothing to resume."""
+    from scopa_net.server.host import resumed_on_start
+
+    now = time.time()
+    if not any(resumed_on_start(record, now) for record in journal.tables()):
+        return "stopped before listening; no table was open, so there is nothing to resume"
+    return (
+        f"stopped before listening; the tables are saved in {journal.path}: the same command "
+        "resumes them"
+    )
 
 
 def stopped_line(path: str, open_tables: bool) -> str:

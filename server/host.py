@@ -582,13 +582,7 @@ class Host:
         if records:
             self._next_id = max(int(r.table_id) for r in records) + 1
         now = time.time()
-        records = [
-            r
-            for r in records
-            if not (r.summary or {}).get("abandoned")  # closed because everyone had left
-            and not (r.summary or {}).get(CLOSED_KEY)  # closed after its match, before the stop
-            and not self._vote_ran_out(r, now)
-        ]
+        records = [r for r in records if not closed_for_good(r) and not self._vote_ran_out(r, now)]
         for done, record in enumerate(records, 1):
             entries = [(e.kind, e.payload) for e in self.journal.entries(record.table_id)]
             try:
@@ -634,7 +628,7 @@ class Host:
         as it would have closed had the host run on, and not revived: a match that ended
         just before a quick restart comes back, so its players can still read the end and
         vote; yesterday's does not."""
-        if record.finished is None or now - record.finished < table_task.LINGER:
+        if not past_its_vote(record, now):
             return False
         self.journal.close_table(record.table_id)
         ended = time.strftime("%Y-%m-%d %H:%M", time.localtime(record.finished))
@@ -644,6 +638,24 @@ class Host:
             ended,
         )
         return True
+
+
+def closed_for_good(record: TableRecord) -> bool:
+    """Whether the journal says the table closed for good: abandoned (everyone had left), or
+    closed after its match before the host stopped. A start does not bring it back."""
+    summary = record.summary or {}
+    return bool(summary.get("abandoned") or summary.get(CLOSED_KEY))
+
+
+def past_its_vote(record: TableRecord, now: float) -> bool:
+    """Whether a finished table's minute to play again (its rematch vote) is over at ``now``
+    by the wall clock: a start then closes it instead of bringing it back."""
+    return record.finished is not None and now - record.finished >= table_task.LINGER
+
+
+def resumed_on_start(record: TableRecord, now: float) -> bool:
+    """Whether a host started at ``now`` on this journal brings the table back."""
+    return not closed_for_good(record) and not past_its_vote(record, now)
 
 
 def same_name(name: str, asked: str) -> bool:
