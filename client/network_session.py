@@ -573,6 +573,46 @@ class NetworkSession:
             # late may still show this seat's turn. Held now, the move waited for ever.
             await trio.lowlevel.checkpoint()  # (a cancel of the caller's comes first, as ever)
             raise MoveUnansweredError(MOVE_AFTER_THE_END)
+        # The same move on the same board, not answered yet and nobody waiting for it (its
+        # typing ended before the answer, or an earlier client's, kept with the seat), is this
+        # move: a second would be a second answer, two lines for one card typed, or "not
+        # played" for a card the first one played.
+        move_id = self._unawaited_move(play)
+        if move_id is None:
+            move_id = self._new_move(play)
+        msg, done = self._unacked[move_id]
+        self._awaited.add(move_id)
+        try:  # (from here: a typing that ends while its move is sent leaves none "awaited")
+            if self._link is None:
+                self._emit(
+                    Message(
+                        seat=None,
+                        text=f"queued: {play.text()} goes to the host as soon as the "
+                        "connection is back",
+                        local=True,
+                    )
+                )
+                self._queued.add(move_id)
+                self._emit(MoveQueued(queued=True))
+            await self._send_quietly(msg)  # (again, if taken up: a repeat is acknowledged once)
+            return await self._answer_to(move_id, done, play)
+        finally:
+            self._awaited.discard(move_id)
+
+    def _unawaited_move(self, play: Play) -> int | None:
+        """The unanswered move nobody waits for that is ``play`` chosen on the board this
+        seat sees now (the same ``after``), if any."""
+        assert self.mirror is not None
+        alike = (self.mirror.seq, play.card.index, play.captured_mask)
+        for move_id, (msg, _) in self._unacked.items():
+            if (msg.after, msg.card, msg.captured) == alike and move_id not in self._awaited:
+                return move_id
+        return None
+
+    def _new_move(self, play: Play) -> int:
+        """Number ``play`` as a new move on the board this seat sees now, unanswered (kept
+        with the seat on disk); its number."""
+        assert self.mirror is not None
         move_id = next(self._move_ids)
         pos = proof = None
         if isinstance(self.witness, BlindWitness):
@@ -586,26 +626,15 @@ class NetworkSession:
             pos=pos,
             proof=proof,
         )
-        done = trio.Event()
-        self._unacked[move_id] = (msg, done)
-        self._awaited.add(move_id)
+        self._unacked[move_id] = (msg, trio.Event())
         self._kept.save_record()
-        if self._link is None:
-            self._emit(
-                Message(
-                    seat=None,
-                    text=f"queued: {play.text()} goes to the host as soon as the connection "
-                    "is back",
-                    local=True,
-                )
-            )
-            self._queued.add(move_id)
-            self._emit(MoveQueued(queued=True))
-        await self._send_quietly(msg)
-        try:
-            await done.wait()
-        finally:
-            self._awaited.discard(move_id)
+        return move_id
+
+    async def _answer_to(self, move_id: int, done: trio.Event, play: Play) -> PlayRecord:
+        """Wait for the host's answer to move ``move_id`` (``play``): the play as recorded,
+        or the error that says why it was not played."""
+        assert self.mirror is not None
+        await done.wait()
         resent = move_id in self._resent
         self._resent.discard(move_id)
         answer = self._answers.pop(move_id, None)
