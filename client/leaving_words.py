@@ -5,6 +5,11 @@ from __future__ import annotations
 
 from scopa_net.client.files import shown_path
 
+SEAT_KEPT_WHILE_OPEN = "the host keeps your seat while the table is open"
+"""What becomes of a seat as its client stops without leaving it (it gave up getting back to
+the host, was stopped, or cannot play there): true even where the table has closed since, as
+it may have while the host was out of reach."""
+
 LEAVE_QUESTION = (
     "Leave for good (a computer player takes your seat) or step away (your seat is kept "
     "for you, a computer playing it at once until {again} takes it back)? Type leave, away, "

@@ -20,6 +20,7 @@ from scopa_net.client.files import shown_path
 from scopa_net.client.hello_versions import HELLO_VERSIONS
 from scopa_net.client.host_link import LINK_ERRORS, LOST_LINK, _Link, connect
 from scopa_net.client.host_search import Address, HostSearch
+from scopa_net.client.leaving_words import SEAT_KEPT_WHILE_OPEN
 from scopa_net.client.proven_keys import ProvenKeys
 from scopa_net.client.seat_store import starting_snapshot
 from scopa_net.client.session import (
@@ -348,11 +349,13 @@ class Reconnection:
 
     def seat_kept_hint(self) -> str:
         """How to come back to a seat kept on disk as this client stops trying, and what
-        becomes of a move the host never answered ("" when nothing is kept)."""
+        becomes of a move the host never answered ("" when nothing is kept). Said as the host
+        may be out of reach, and its table closed meanwhile: the host keeps the seat only
+        while the table is open (as ``join`` says when the host is not reached at all)."""
         session = self.session
         if session._kept.record is None:
             return ""
-        hint = f"your seat is kept: {session.resume_command} takes it back"
+        hint = f"{SEAT_KEPT_WHILE_OPEN}: {session.resume_command} takes it back"
         moves = [Play.from_wire(p.card, p.captured).text() for p, _ in session._unacked.values()]
         if moves:
             hint += (

@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import TYPE_CHECKING
 
+from scopa_net.client.leaving_words import SEAT_KEPT_WHILE_OPEN
 from scopa_net.commands.join_host import ask_host
 from scopa_net.commands.join_say import choose_number, say
 from scopa_net.commands.options import EXIT_REFUSED, EXIT_UNREACHABLE, EXIT_USAGE, CommandError
@@ -277,11 +278,11 @@ def take_back(
             store.release(record)
             say(gone[0])
             return None
-        if exc.status != EXIT_UNREACHABLE or "your seat is kept" in str(exc):
+        if exc.status != EXIT_UNREACHABLE or SEAT_KEPT_WHILE_OPEN in str(exc):
             raise  # not a failure to reach the host, or one that says the seat is kept
         where = "" if record.address in str(exc) else f" ({record.address})"
         raise CommandError(
-            f"{exc}{where}; the host keeps your seat while the table is open: "
+            f"{exc}{where}; {SEAT_KEPT_WHILE_OPEN}: "
             f"`scopa-net join {record.address}` tries again, `scopa-net join --no-resume` "
             "sits down anew",
             EXIT_UNREACHABLE,

@@ -1333,8 +1333,8 @@ async def test_a_host_restarted_as_another_version_ends_the_session_naming_both(
     assert said.status == EXIT_REFUSED
     assert str(said) == (
         f"the host at 127.0.0.1:{port} runs a newer scopa-net than yours (protocol {ours + 1}, "
-        f"this one {ours}): update yours to play there; your seat is kept: `scopa-net join "
-        f"127.0.0.1:{port}` takes it back"
+        f"this one {ours}): update yours to play there; the host keeps your seat "
+        f"while the table is open: `scopa-net join 127.0.0.1:{port}` takes it back"
     ), said
     assert len(store.records()) == 1
 

@@ -60,7 +60,8 @@ def test_a_poser_of_4_at_the_seat_s_address_gets_no_token(
     out, err = capsys.readouterr()
     assert status == EXIT_KEY_CHANGED, out + err
     assert err.splitlines()[-1] == (
-        f"{went_back(old, key)}; your seat is kept: `scopa-net join 127.0.0.1:{old}` takes it back"
+        f"{went_back(old, key)}; the host keeps your seat while the table is open: "
+        f"`scopa-net join 127.0.0.1:{old}` takes it back"
     )
     assert "Traceback" not in err
     for token in record.tokens:
@@ -107,7 +108,8 @@ async def test_a_club_gone_back_to_a_host_of_4_is_told_to_update_it(
     out, err = capsys.readouterr()
     assert status == EXIT_KEY_CHANGED, out + err
     assert err.splitlines()[-1] == (
-        f"{went_back(old, key)}; your seat is kept: `scopa-net join 127.0.0.1:{old}` takes it back"
+        f"{went_back(old, key)}; the host keeps your seat while the table is open: "
+        f"`scopa-net join 127.0.0.1:{old}` takes it back"
     )
     assert SeatStore(data).records() == [record]
     # docs/versions.md: a club gone back to 4 for good deletes that key's line here.
@@ -151,8 +153,8 @@ async def test_a_session_whose_host_a_poser_of_4_replaced_stops_without_its_toke
     said = session_failure(failure)
     assert said.status == EXIT_KEY_CHANGED
     assert str(said) == (
-        f"{went_back(old, key).removeprefix('scopa-net: ')}; your seat is kept: `scopa-net join "
-        f"127.0.0.1:{old}` takes it back"
+        f"{went_back(old, key).removeprefix('scopa-net: ')}; the host keeps your seat while "
+        f"the table is open: `scopa-net join 127.0.0.1:{old}` takes it back"
     )
     for token in record.tokens:
         poser.got_nothing_secret(bytes.fromhex(token))

@@ -57,7 +57,8 @@ def test_a_poser_at_the_seat_s_address_gets_no_token(
     assert err.splitlines()[-1] == (
         f"scopa-net: the host at 127.0.0.1:{old} could not prove it holds the key it gave "
         f"({fingerprint(key)}): it may be another machine posing as that host; nothing secret "
-        f"was sent to it; your seat is kept: `scopa-net join 127.0.0.1:{old}` takes it back"
+        f"was sent to it; the host keeps your seat while the table is open: `scopa-net join "
+        f"127.0.0.1:{old}` takes it back"
     )
     assert "Traceback" not in err
     for token in record.tokens:

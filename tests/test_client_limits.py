@@ -87,8 +87,8 @@ async def test_the_client_gives_up_after_the_reconnect_window(
         queued = queued_events(session)
         last_line = str(session_failure(lost.value))
         assert re.fullmatch(
-            r"the host at mem:0 was unreachable for 5 min( \d\d s)?; stopped trying; your seat "
-            r"is kept: `scopa-net join mem:0` takes it back",
+            r"the host at mem:0 was unreachable for 5 min( \d\d s)?; stopped trying; the host "
+            r"keeps your seat while the table is open: `scopa-net join mem:0` takes it back",
             last_line,
         ), last_line
         shown = [e.text for e in queued if isinstance(e, Message)]

@@ -64,8 +64,8 @@ async def test_our_own_protocol_error_stops_the_session_in_one_line(
     assert str(failure) == (
         f"this client broke the protocol itself (out_of_order: {BROKEN}): a bug in "
         "scopa-net, not the host's doing nor the network's; stopped rather than reconnect "
-        f"again and again; your seat is kept: `scopa-net join 127.0.0.1:{host.port}` takes "
-        "it back"
+        "again and again; the host keeps your seat while the table is open: "
+        f"`scopa-net join 127.0.0.1:{host.port}` takes it back"
     )
     assert "\n" not in str(failure)
     assert len(store.records()) == 1

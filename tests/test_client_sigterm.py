@@ -49,8 +49,8 @@ def test_join_stopped_by_sigterm_says_the_seat_is_kept_and_how_to_take_it_back(
         name = tmux.start(scopa_net(data, *args))
         said = said_when_stopped_at_your_turn(tmux, name)
         assert said == (
-            f"scopa-net: stopped by SIGTERM; your seat is kept: `scopa-net join {host.address}` "
-            "takes it back"
+            "scopa-net: stopped by SIGTERM; the host keeps your seat while the table is open: "
+            f"`scopa-net join {host.address}` takes it back"
         )
         assert len(kept_seats(data)) == 1
         # The command it names takes the seat back.

@@ -189,5 +189,8 @@ def test_play_lan_itself_stopped_says_what_is_kept_to_ada_and_to_her_friend(
                 signal.signal(signum, handler)
     assert not failed, failed
     assert stopped.value.status == status
-    assert str(stopped.value) == f"{said}; your seat is kept: `scopa-net play --lan` takes it back"
+    assert str(stopped.value) == (
+        f"{said}; the host keeps your seat while the table is open: `scopa-net play --lan` "
+        "takes it back"
+    )
     assert dino_read == [HOST_STOPPED], dino_read

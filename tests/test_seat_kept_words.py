@@ -76,8 +76,9 @@ async def test_a_final_bye_while_reconnecting_says_why_and_that_the_seat_is_kept
     assert failure.status == EXIT_FAILED
     assert str(failure) == (
         f"the host at 127.0.0.1:{proxy.port} ended the connection while this client was "
-        f"taking your seat back ({reason}: this seat resumed elsewhere); stopped trying; your "
-        f"seat is kept: `scopa-net join 127.0.0.1:{proxy.port}` takes it back (your move "
+        f"taking your seat back ({reason}: this seat resumed elsewhere); stopped trying; "
+        "the host keeps your seat while the table is open: `scopa-net join "
+        f"127.0.0.1:{proxy.port}` takes it back (your move "
         f"{play.text()} was not answered: it goes to the host again then, and you are told if "
         "it is not played)"
     )

@@ -60,7 +60,10 @@ class _App:
         return 0
 
     def terminated(self) -> str:
-        return "your seat is kept: `scopa-net join 10.0.0.2` takes it back"
+        return (
+            "the host keeps your seat while the table is open: `scopa-net join 10.0.0.2` takes "
+            "it back"
+        )
 
 
 def test_a_game_whose_terminal_closes_keeps_the_seat_and_ends_129() -> None:
@@ -68,8 +71,8 @@ def test_a_game_whose_terminal_closes_keeps_the_seat_and_ends_129() -> None:
         asyncio.run(asyncio.wait_for(until_terminated(_App()), HANG_GUARD))
     assert stopped.value.status == EXIT_HANGUP == 129
     assert str(stopped.value) == (
-        "stopped by SIGHUP (the terminal closed); your seat is kept: `scopa-net join 10.0.0.2` "
-        "takes it back"
+        "stopped by SIGHUP (the terminal closed); the host keeps your seat while the table is "
+        "open: `scopa-net join 10.0.0.2` takes it back"
     )
 
 
