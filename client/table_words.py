@@ -90,6 +90,9 @@ class TableWords:
         self.lost_in_restart: set[int] = set()
         """Seats the host's catch-up said were lost as it came back from a restart (the
         session's ``host_restarted``): their person's way back is said with the restart."""
+        self._back_after_restart: dict[int, float] = {}
+        """Seat -> the ``_resumed_at`` of this client's way back after which that seat's person
+        was said back from the restart: a later loss in the same catch-up window is theirs."""
         self._taken_over: set[int] = set()
         """Seats a newcomer is taking from a player away past the host's limit: the host's
         own line says who took whose seat and why, so this says nothing of it."""
@@ -226,6 +229,7 @@ class TableWords:
         if seat not in self.lost_in_restart:
             return ""
         self.lost_in_restart.discard(seat)
+        self._back_after_restart[seat] = self.session._resumed_at
         return " (the host was restarted)"
 
     def finished_for_them(self, seat: int) -> str:
@@ -329,8 +333,9 @@ class TableWords:
         session = self.session
         now = trio.current_time()
         catching_up = now - session._resumed_at < self.loss_held_for
-        if catching_up and session.host_restarted:
-            self.lost_in_restart.add(seat)
+        already_back = self._back_after_restart.get(seat) == session._resumed_at
+        if catching_up and session.host_restarted and not closed and not already_back:
+            self.lost_in_restart.add(seat)  # (a client closed is its person's doing)
         else:
             self.lost_in_restart.discard(seat)
         if not catching_up and (closed or grace <= 2 * self.loss_said_after):

@@ -27,9 +27,9 @@ BACK = "Table: Carla is back at the table (the host was restarted)"
 """What Ada reads as Carla's client is back at the restarted host."""
 
 
-@pytest.mark.parametrize("carla_after", [3.0, 30.0])
+@pytest.mark.parametrize(("carla_after", "cut_again"), [(3.0, False), (30.0, False), (3.0, True)])
 async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_connection(
-    autojump_clock: trio.testing.MockClock, tmp_path, carla_after: float
+    autojump_clock: trio.testing.MockClock, tmp_path, carla_after: float, cut_again: bool
 ) -> None:
     """Ada and Carla play with a computer; the host is stopped and started again. Ada's client
     is back first; Carla's ``carla_after`` seconds later. Ada used to read "Carla lost the
@@ -37,7 +37,9 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
     before "Carla is back at the table". Back within the catch-up, Carla is only back; back
     later, she was lost meanwhile, and Ada reads so (with the grace period left). Either way
     Carla's return says it followed the host's restart ("Carla is back at the table" alone
-    read as if Carla's own connection had failed), as Ada's own line does."""
+    read as if Carla's own connection had failed), as Ada's own line does. With
+    ``cut_again``, Carla's own connection fails just after she is back, while Ada's client is
+    still catching up: that loss, and her way back from it, are her own, not the restart's."""
     db = str(tmp_path / "host.db")
     async with trio.open_nursery() as nursery:
         host, first = await start_journal_host_to_stop(nursery, db)
@@ -45,9 +47,12 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
         carla_away = trio.Event()
         carla_away.set()
 
+        carla_streams: list[trio.abc.Stream] = []
+
         async def carla_connects() -> trio.abc.Stream:
             await carla_away.wait()
-            return await net.connect()
+            carla_streams.append(await net.connect())
+            return carla_streams[-1]
 
         people: dict[str, PersonScreen] = {}
 
@@ -86,6 +91,21 @@ async def test_a_friend_back_within_the_catch_up_is_not_said_to_have_lost_the_co
         with trio.fail_after(60):
             while BACK not in ada.lines[before:]:
                 await trio.sleep(0.1)
+        if cut_again:
+            carla_away = trio.Event()
+            await trio.aclose_forcefully(carla_streams[-1])
+            again = len(ada.lines)
+            await trio.sleep(20)
+            carla_away.set()
+            with trio.fail_after(60):
+                while not any("Carla is back" in line for line in ada.lines[again:]):
+                    await trio.sleep(0.1)
+            later = ada.lines[again:]
+            assert any(line.startswith("Table: Carla lost the connection") for line in later)
+            back = [line for line in later if "Carla is back" in line]
+            assert back == ["Table: Carla is back at the table"], later
+            nursery.cancel_scope.cancel()
+            return
         await trio.sleep(15)  # past any line held back
         after = ada.lines[before:]
         assert "Connection: connected (the host was restarted; back at the table)." in after
