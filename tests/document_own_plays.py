@@ -2,7 +2,12 @@
 its own plays"): the `played` an `ack` names is the move sent; a `move_id_taken` for a move
 sent again exactly as first sent says the host applied another play; a `played` of the seat
 that no `ack` names, while no computer plays for its person, is a play the person never made.
-Sans-IO: each method returns the words of a mismatch (*changed play*), or None."""
+After a `resume` refused `stale` (3.3) the events after `current_seq` did not happen at the host
+(``rewound``), and a client started afresh that takes a seat back from disk knows only the plays
+an `ack` named to an earlier client of the seat (``taken_back``): a replayed play of the seat is
+the person's where it is one of those, at that `seq`, as sent, until the host answers a new
+move of the seat (3.5). Sans-IO: each method returns the words of a mismatch (*changed play*),
+or None."""
 
 from __future__ import annotations
 
@@ -35,6 +40,35 @@ class OwnPlays:
     read: dict[int, tuple[int, int] | None] = field(default_factory=dict)  # seq: own play or None
     held: dict[int, tuple[int, int]] = field(default_factory=dict)  # own plays no ack named yet
     covered_to: int = 0  # events up to this seq came in a snapshot: not read, not compared
+    acknowledged: dict[int, tuple[int, int]] = field(default_factory=dict)  # seq an ack named
+    earlier: dict[int, tuple[int, int]] = field(default_factory=dict)  # acknowledged before
+    unchecked_to: int | None = None  # own plays up to this seq are the person's, unchecked
+
+    @classmethod
+    def taken_back(
+        cls, acknowledged: dict[int, tuple[int, int]], newest_only: int | None = None
+    ) -> OwnPlays:
+        """A seat taken back from disk (3.3, 3.5): the plays an `ack` named to an earlier
+        client of the seat, by `seq`, as sent; or, kept by an older client that kept only the
+        newest such `seq` (``newest_only``), a replay unchecked: every play of the seat up to
+        that `seq` the person's, and none after it a mismatch."""
+        return cls(earlier=dict(acknowledged), unchecked_to=None if newest_only is None else 2**32)
+
+    def rewound(self, current_seq: int | None, dropped: set[int]) -> None:
+        """`error stale` (3.3): what came after ``current_seq`` did not happen at the host; the
+        moves ``dropped`` (chosen after it) are not sent again. The plays acknowledged at or
+        below it stand as the person's in the replay that follows; with no ``current_seq``
+        (a host of 4) the replay is unchecked, no play taken for an earlier client's."""
+        to = -1 if current_seq is None else current_seq
+        self.unanswered -= dropped
+        self.held.clear()
+        self.read = {seq: play for seq, play in self.read.items() if seq <= to}
+        self.to_come = {seq: m for seq, m in self.to_come.items() if seq <= to}
+        self.covered_to = min(self.covered_to, max(to, 0))
+        kept = {seq: play for seq, play in self.acknowledged.items() if seq <= to}
+        self.acknowledged = kept
+        self.earlier = {} if current_seq is None else kept
+        self.unchecked_to = 2**32 if current_seq is None else None
 
     def sending(self, move_id: int, card: int, captured: int) -> None:
         """A `play` goes out; the same one again (after a resume) is marked as sent again."""
@@ -62,6 +96,8 @@ class OwnPlays:
         self.unanswered.discard(move_id)
         self.held.pop(seq, None)
         mine = self.sent[move_id]  # the client refuses an answer to a move it never sent
+        self.acknowledged[seq] = mine
+        self._answered(move_id)
         if seq > last_seq:
             self.to_come[seq] = move_id
         elif seq > self.covered_to:
@@ -77,6 +113,7 @@ class OwnPlays:
         if reject["code"] in ("storage", "rate_limited"):
             return None  # no answer to the move (given before any check): it goes again
         self.unanswered.discard(move_id)
+        self._answered(move_id)
         if reject["code"] == "move_id_taken" and move_id in self.again:
             card, captured = self.sent[move_id]
             return (
@@ -97,10 +134,21 @@ class OwnPlays:
             return self._compare(self.sent[self.to_come.pop(seq)], self.read[seq])
         if not own or not watched:
             return None
+        if self.earlier.get(seq) == self.read[seq]:
+            return None  # acknowledged before, to an earlier client or before a rewind
+        if self.unchecked_to is not None and seq <= self.unchecked_to:
+            return None  # nothing kept to check it against (3.5)
         if self.unanswered:  # it may be the answer to a move not yet answered
             self.held[seq] = (event["card"], event["captured"])
             return None
         return self._not_made(event["card"], event["captured"])
+
+    def _answered(self, move_id: int) -> None:
+        """A new move of the seat answered: the host has replayed every event before it, so
+        the plays kept from before stand no more (3.5)."""
+        if move_id not in self.again:
+            self.earlier.clear()
+            self.unchecked_to = None
 
     def _compare(self, mine: tuple[int, int], recorded: tuple[int, int] | None) -> str | None:
         if recorded is None:

@@ -169,3 +169,88 @@ async def test_an_ack_for_a_move_it_never_sent_ends_its_connection_out_of_order(
     assert host.cheated_once
     assert (0, "out_of_order", f"ack of move {FORGED_MOVE_ID}, never sent") in host.byes
     assert all(ack["move_id"] != FORGED_MOVE_ID for ack in ada.acks)
+
+
+def played(seq: int, card: int, captured: int = 0, seat: int = 0) -> dict:
+    return {"t": "played", "seq": seq, "seat": seat, "card": card, "captured": captured}
+
+
+def test_after_a_stale_resume_a_replayed_play_is_the_person_s_only_as_acknowledged() -> None:
+    """3.3: `error stale` with `current_seq` 10: the events after it did not happen at the host.
+    In the replay that follows, a play of the seat at or below 10 that an `ack` named before
+    is the person's, as sent; one the host recorded otherwise, or at a `seq` no `ack` named, is
+    a *changed play*; so is, once the host answers a new move, any play no `ack` names."""
+    own = OwnPlays()
+    own.sending(1, 4, 0)
+    assert own.ack({"move_id": 1, "seq": 8, "duplicate": False}, last_seq=7) is None
+    assert own.event(played(8, 4), 0, watched=True) is None
+    own.sending(2, 9, 0)
+    assert own.ack({"move_id": 2, "seq": 12, "duplicate": False}, last_seq=11) is None
+    assert own.event(played(12, 9), 0, watched=True) is None
+    own.rewound(10, dropped=set())
+    assert own.acknowledged == {8: (4, 0)}  # the ack of event 12 names nothing now
+    assert own.event(played(8, 4), 0, watched=True) is None  # replayed as acknowledged
+    assert own.event(played(9, 5), 0, watched=True) == (
+        "the host recorded a play for your seat, the two of cups laying it on the table, "
+        "that you did not make"
+    )
+    changed = OwnPlays()
+    changed.sending(1, 24, 1 << 25)
+    changed.ack({"move_id": 1, "seq": 6, "duplicate": False}, last_seq=5)
+    changed.event(played(6, 24, 1 << 25), 0, watched=True)
+    changed.rewound(6, dropped=set())
+    assert changed.event(played(6, 24, 1 << 26), 0, watched=True) is not None
+    answered = OwnPlays()
+    answered.sending(1, 4, 0)
+    answered.ack({"move_id": 1, "seq": 8, "duplicate": False}, last_seq=7)
+    answered.rewound(10, dropped=set())
+    answered.sending(2, 9, 0)  # a new move: its answer comes after every replayed event
+    answered.ack({"move_id": 2, "seq": 13, "duplicate": False}, last_seq=12)
+    assert answered.event(played(13, 9), 0, watched=True) is None
+    assert answered.event(played(15, 4), 0, watched=True) is not None  # nothing kept stands now
+
+
+def test_a_move_chosen_after_current_seq_is_dropped_and_its_held_play_with_it() -> None:
+    """3.5: after `stale` a move chosen after `current_seq` is not sent again: it is no longer
+    unanswered, and the play held for it (read after `current_seq`) did not happen."""
+    own = OwnPlays()
+    own.sending(3, 4, 0)
+    assert own.event(played(12, 4), 0, watched=True) is None  # held: move 3 unanswered
+    own.rewound(10, dropped={3})
+    assert not own.unanswered
+    assert not own.held
+    assert 12 not in own.read
+
+
+def test_after_a_stale_with_no_current_seq_the_replay_is_unchecked_until_a_new_answer() -> None:
+    """3.5: with no `current_seq` said (a host of 4), the client cannot tell which plays the
+    host still has: the replay that follows is unchecked, and no play is taken for an earlier
+    client's once the host answers a new move."""
+    own = OwnPlays()
+    own.sending(1, 4, 0)
+    own.ack({"move_id": 1, "seq": 8, "duplicate": False}, last_seq=7)
+    own.rewound(None, dropped=set())
+    assert own.event(played(5, 30), 0, watched=True) is None  # unchecked
+    own.sending(2, 9, 0)
+    own.ack({"move_id": 2, "seq": 20, "duplicate": False}, last_seq=19)
+    assert own.event(played(20, 9), 0, watched=True) is None
+    assert own.event(played(22, 30), 0, watched=True) is not None
+
+
+def test_a_seat_taken_back_from_disk_takes_the_plays_kept_with_it_and_no_other() -> None:
+    """3.3, 3.5: a client started afresh that takes a seat back from disk knows the plays an
+    `ack` named to an earlier client of the seat (`seq`, `card`, `captured`): in the replay,
+    a play of the seat is the person's only where it is one of those, at that `seq`, as sent.
+    A seat kept by an older client, which kept only the newest such `seq`, has its replay
+    unchecked."""
+    own = OwnPlays.taken_back({8: (4, 0), 14: (24, 1 << 25)})
+    assert own.event(played(8, 4), 0, watched=True) is None
+    assert own.event(played(11, 7, seat=1), 0, watched=True) is None  # another seat's
+    assert own.event(played(14, 24, 1 << 26), 0, watched=True) == (
+        "the host recorded a play for your seat, the seven of coins taking the seven of swords, "
+        "that you did not make"
+    )
+    assert OwnPlays.taken_back({8: (4, 0)}).event(played(10, 5), 0, watched=True) is not None
+    older = OwnPlays.taken_back({}, newest_only=14)
+    assert older.event(played(10, 5), 0, watched=True) is None
+    assert older.event(played(14, 24, 1 << 26), 0, watched=True) is None
