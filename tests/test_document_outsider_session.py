@@ -1,0 +1,163 @@
+"""An outsider's client, written from protocol.md alone (``document_outsider_session``), plays a
+whole match at our real host over loopback through what a person's evening brings: its network
+cut twice across a round's end (it resumes and is caught up by snapshot, 3.4, and a move on
+its way goes again and is answered as a duplicate, 3.5), and its host stopped and started again
+on an older copy of its journal (its `resume` refused `stale`, 3.3: it rewinds and resumes from
+`current_seq`). It checks every round it followed as it is revealed, and saves a transcript of
+version 9 (6.1: caught up twice) that its own verifier and ``scopa-net verify`` both take."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import trio
+from document_outsider_session import (
+    CheckFailedError,
+    OutsiderSeat,
+    verify_transcript,
+)
+from hosting import CutOff, start_host
+from journal_copies import copy_journal, put_back
+
+from scopa_net.fair.commitments import fingerprint
+from scopa_net.server.host import Host
+from scopa_net.server.table import Table as HostTable
+
+
+class RestartableHost:
+    """Our real host on a journal file, in a nursery of its own, so that a test can stop it (as
+    a person stops it) and start it again on the same journal, or on an older copy of it."""
+
+    def __init__(self, nursery: trio.Nursery, db: Path, **options: object) -> None:
+        self.nursery, self.db, self.options = nursery, db, options
+        self.host: Host | None = None
+        self._scope = trio.CancelScope()
+        self._stopped = trio.Event()
+
+    async def start(self) -> Host:
+        self._scope, self._stopped = trio.CancelScope(), trio.Event()
+
+        async def run(*, task_status: trio.TaskStatus[Host]) -> None:
+            try:
+                with self._scope:
+                    async with trio.open_nursery() as inner:
+                        task_status.started(await start_host(inner, str(self.db), **self.options))
+            finally:
+                self._stopped.set()
+
+        self.host = await self.nursery.start(run)
+        return self.host
+
+    async def stop(self) -> None:
+        self._scope.cancel()
+        await self._stopped.wait()
+
+    def round_no(self) -> int:
+        assert self.host is not None
+        return max((task.table.round_no for task in self.host.tables.values()), default=0)
+
+
+async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
+    with trio.fail_after(seconds):
+        while not condition():
+            await trio.sleep(0.01)
+
+
+class Evening:
+    """What happens to Ada's client, in the order it happens, driven from her own plays."""
+
+    def __init__(self, host: RestartableHost, network: CutOff, tmp: Path) -> None:
+        self.host, self.network, self.tmp = host, network, tmp
+        self.copy = tmp / "journal-copy.db"
+        self.done: list[str] = []
+
+    async def after(self, ada: OutsiderSeat, message: dict) -> None:
+        if message["t"] != "play":
+            return
+        assert ada.record is not None
+        round_no = ada.record.last_no
+        plays = ada.record.round["plays"] if ada.record.round else []
+        mine = sum(1 for p in plays if p[0] == ada.seat)
+        if "cut 1" not in self.done and round_no == 2 and mine >= 2:
+            await self.cut_until_round(3, "cut 1")  # her third play of round 2 on its way
+        elif "cut 2" not in self.done and "cut 1" in self.done and round_no == 4 and mine >= 1:
+            await self.cut_until_round(5, "cut 2")
+        elif "copy" not in self.done and "cut 2" in self.done and round_no == 5:
+            await trio.sleep(0.2)
+            copy_journal(self.host.db, self.copy)  # a backup taken as round 5 is played
+            self.done.append("copy")
+        elif "restart" not in self.done and "copy" in self.done and mine >= 3:
+            await trio.sleep(0.2)  # the move applied and journaled: the copy does not hold it
+            await self.host.stop()
+            put_back(self.copy, self.host.db)
+            self.network.port = (await self.host.start()).port
+            self.done.append("restart")
+
+    async def cut_until_round(self, round_no: int, what: str) -> None:
+        """Her network goes down with a move on its way (applied first), and stays down until
+        the host opens round ``round_no``: her seat missed a round's start."""
+        await trio.sleep(0.2)
+        await self.network.cut()
+        await until(lambda: self.host.round_no() >= round_no)
+        self.network.up = True
+        self.done.append(what)
+
+
+async def test_an_outsider_plays_through_two_cuts_and_a_restart_and_verifies_version_9(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(HostTable, "pause_before_round", property(lambda table: 0.3))
+    with trio.fail_after(150):
+        async with trio.open_nursery() as nursery:
+            host = RestartableHost(
+                nursery, tmp_path / "journal.db", replay_limit=1, bot_delay=0.005, grace=0.3
+            )
+            network = CutOff((await host.start()).port)
+            evening = Evening(host, network, tmp_path)
+            ada = OutsiderSeat("Ada", network.connect, evening.after)
+            await ada.sit(target=31)
+            data = await ada.play_match()
+            await ada.quit()
+            await host.stop()
+            nursery.cancel_scope.cancel()
+    assert evening.done == ["cut 1", "cut 2", "copy", "restart"], (evening.done, ada.log)
+    said = "\n".join(ada.log)
+    assert said.count("caught up by snapshot") == 2, said
+    assert "acknowledged as a duplicate" in said, said
+    assert "stale: the host has up to" in said, said
+    key = ada.key
+    assert key is not None
+    lines = verify_transcript(data, key)
+    assert lines[-1] == "VERIFIED as far as this seat saw the match", lines
+    assert not any("FAILED" in line for line in lines), lines
+    rounds = [line for line in lines if line.startswith("round ")]
+    assert rounds[:3] == [
+        "round 1: verified",
+        # 5.4: the host did not wait for her seed while a computer stood in for her, so the
+        # rounds she came back to just after they opened were dealt on the host's seed alone.
+        "round 3: not fair-checked: no player seed",
+        "round 5: not fair-checked: no player seed",
+    ], lines
+    assert all(line.endswith(": verified") for line in rounds[3:]), lines
+    assert ada.record is not None
+    assert [e["round_no"] for e in ada.record.entries] == [2, 4]
+    path = tmp_path / "ada.scopa"
+    path.write_bytes(data)
+    ours = subprocess.run(
+        [sys.executable, "-m", "scopa_net", "verify", "--pin", fingerprint(key), str(path)],
+        check=False, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert ours.returncode == 1, ours  # 6.3: a version 9 file never verifies completely
+    assert ours.stdout.splitlines()[-1].startswith("VERIFIED as far as this seat saw the match"), (
+        ours.stdout
+    )
+    tampered = bytearray(data)
+    at = data.index(ada.record.rounds[1]["hand"][0][2])  # a salt of round 3's hand
+    tampered[at] ^= 1
+    assert verify_transcript(bytes(tampered), key)[-1] == "NOT VERIFIED"
+    with pytest.raises(CheckFailedError, match="not a transcript"):
+        verify_transcript(data + b"\x00", key)
