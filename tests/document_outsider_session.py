@@ -781,6 +781,7 @@ class OutsiderSeat:
         self.syncing = False
         self.log: list[str] = []  # what happened, in order: for a test to read
         self.plays_sent = 0
+        self.thinking = False  # a person not ready to move: no new `play` goes out meanwhile
 
     # -- connecting ---------------------------------------------------------------------------
 
@@ -1032,6 +1033,8 @@ class OutsiderSeat:
         if self.syncing or self.wire is None:
             return
         await self._seeds()
+        if self.thinking:
+            return
         r = self.record
         assert r is not None
         if (

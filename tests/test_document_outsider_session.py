@@ -11,6 +11,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,64 @@ async def test_an_outsider_plays_through_two_cuts_and_a_restart_and_verifies_ver
     assert verify_transcript(bytes(tampered), key)[-1] == "NOT VERIFIED"
     with pytest.raises(CheckFailedError, match="not a transcript"):
         verify_transcript(data + b"\x00", key)
+
+
+async def _between_writes(host: Host) -> None:
+    """The journal's writer idle: the test may touch the database before it writes again."""
+    with trio.fail_after(5):
+        while host.writer.writing:
+            await trio.sleep(0.001)
+
+
+async def test_an_outsider_s_move_refused_storage_goes_again_by_itself_and_is_played(
+    tmp_path: Path,
+) -> None:
+    """3.5, 3.6: the host's journal full (SQLite's page limit, as a full disk fails) just as it
+    is Ada's turn: her move is refused `storage`, which says nothing of it; her client sends the
+    same `play` again after a pause that grows, and once the host can save it is applied
+    (`ack`, not a duplicate: it was never applied before), and the match goes on to its end."""
+    loose = {"chat_lines": 10_000, "request_burst": 10_000, "request_rate": 10_000.0}
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, str(tmp_path / "journal.db"), bot_delay=0.005, **loose)
+            db = host.journal._db
+            full: list[float] = []
+
+            async def heal_later() -> None:
+                await trio.sleep(2.0)
+                await _between_writes(host)
+                db.execute("PRAGMA max_page_count = 1073741823")
+
+            async def fill_the_disk_on_her_turn(ada: OutsiderSeat, message: dict) -> None:
+                if message["t"] == "error" and message["ref"] is None:
+                    ada.thinking = False  # she moves once the host has said it cannot save
+                r = ada.record
+                if full or message["t"] != "played" or r is None or r.to_move != ada.seat:
+                    return
+                ada.thinking = True
+                await _between_writes(host)
+                pages = db.execute("PRAGMA page_count").fetchone()[0]
+                db.execute(f"PRAGMA max_page_count = {pages}")
+                assert ada.wire is not None
+                for n in range(25):  # a page more, and fewer than 32 owed (3.4): her move is read
+                    await ada.wire.send({"t": "say", "text": f"{n:02d} " + "x" * 190})
+                full.append(trio.current_time())
+                nursery.start_soon(heal_later)
+
+            ada = OutsiderSeat("Ada", partial(trio.open_tcp_stream, "127.0.0.1", host.port),
+                               fill_the_disk_on_her_turn)  # fmt: skip
+            await ada.sit(target=4)
+            data = await ada.play_match()
+            await ada.quit()
+            nursery.cancel_scope.cancel()
+    said = "\n".join(ada.log)
+    assert "error storage (None)" in said, said  # 3.6: told once, unasked
+    refused = [line for line in ada.log if "refused storage" in line]
+    assert refused, said
+    assert refused[0].endswith("sent again in 0.5 s"), refused
+    if len(refused) > 1:
+        assert refused[1].endswith("sent again in 1.0 s"), refused
+    move = refused[0].split()[1]
+    assert f"move {move} acknowledged as a duplicate" not in said  # never applied before
+    assert f"move {move} sent again after a pause" in said
+    assert verify_transcript(data, ada.key or b"")[-1] == "VERIFIED", said
