@@ -888,7 +888,9 @@ class OutsiderSeat:
         to = current_seq or 0
         self.log.append(f"stale: the host has up to {current_seq}; this seat read {self.last_seq}")
         self.items = [e for e in self.items if e["seq"] <= to]
-        self.last_seq = to
+        # 3.3: resume from the newest event still held; below ``to`` when a snapshot above it
+        # stood for events this seat never read (they went with the snapshot).
+        self.last_seq = max((e["seq"] for e in self.items), default=0)
         assert self.key is not None
         assert self.record is not None
         self.record = Record(self.key, self.record.rules, self.seat)

@@ -19,8 +19,10 @@ import trio
 from document_outsider_session import (
     CheckFailedError,
     OutsiderSeat,
+    Record,
     verify_transcript,
 )
+from document_referee import Table as DocumentTable
 from hosting import CutOff, start_host
 from journal_copies import copy_journal, put_back
 
@@ -223,3 +225,30 @@ async def test_an_outsider_s_move_refused_storage_goes_again_by_itself_and_is_pl
     assert f"move {move} acknowledged as a duplicate" not in said  # never applied before
     assert f"move {move} sent again after a pause" in said
     assert verify_transcript(data, ada.key or b"")[-1] == "VERIFIED", said
+
+
+def test_a_stale_resume_below_a_snapshot_read_resumes_from_before_that_snapshot() -> None:
+    """3.3: a seat caught up by a snapshot at 9 (standing for events 4 to 9, never read), then
+    told `stale` with `current_seq` 6: the snapshot goes with what came after 6, and the seat
+    resumes from event 3, the last it read before it, not from 6, which it never read."""
+
+    async def nowhere() -> trio.abc.Stream:
+        raise OSError("not connected in this test")
+
+    ada = OutsiderSeat("Ada", nowhere)
+    ada.seat, ada.key = 0, bytes(32)
+    ada.record = Record(bytes(32), DocumentTable(2, 11, frozenset()), 0)
+    seats = [{"kind": "human", "name": "Ada", "connected": True}] * 2
+    status = {"t": "seat_status", "seat": 1, "kind": "human", "name": "Bo", "connected": True,
+              "grace": 0, "stand_in": False, "away": False}  # fmt: skip
+    snapshot = {"t": "snapshot", "seq": 9, "seats": seats, "hand": [], "table": [],
+                "to_move": None, "round_no": 0, "round_over": False, "round_score": None,
+                "scores": [0, 0], "dealer": 0}  # fmt: skip
+    ada.items = [status | {"seq": n} for n in (1, 2, 3)] + [snapshot, status | {"seq": 10}]
+    ada.last_seq = 10
+    ada._rewind(6)
+    assert ada.last_seq == 3
+    assert [e["seq"] for e in ada.items] == [1, 2, 3]
+    ada.items.append(snapshot)
+    ada._rewind(9)  # at the snapshot itself: it stays, and the seat resumes from it
+    assert ada.last_seq == 9
