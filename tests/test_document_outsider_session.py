@@ -14,6 +14,7 @@ from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
+import msgpack
 import pytest
 import trio
 from document_outsider_session import (
@@ -23,7 +24,7 @@ from document_outsider_session import (
     verify_transcript,
 )
 from document_referee import Table as DocumentTable
-from hosting import CutOff, start_host
+from hosting import CutOff, Through, start_host
 from journal_copies import copy_journal, put_back
 
 from scopa_net.fair.commitments import fingerprint
@@ -252,3 +253,57 @@ def test_a_stale_resume_below_a_snapshot_read_resumes_from_before_that_snapshot(
     ada.items.append(snapshot)
     ada._rewind(9)  # at the snapshot itself: it stays, and the seat resumes from it
     assert ada.last_seq == 9
+
+
+class LosesAPlay(Through):
+    """Her connection, on a network that loses the frame of her ``lose``-th `play` (the host
+    never reads it) and then goes down."""
+
+    def __init__(self, inner: trio.abc.Stream, lost: list[bytes], lose: int) -> None:
+        super().__init__(inner)
+        self.lost, self.lose = lost, lose
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if b"\xa4play" in bytes(data) and not self.lost:
+            self.lose -= 1
+            if self.lose == 0:
+                self.lost.append(bytes(data))
+                return
+        await self.inner.send_all(data)
+
+
+async def test_an_outsider_s_move_lost_on_the_way_is_refused_stale_after_the_computer_played(
+    tmp_path: Path,
+) -> None:
+    """3.5: Ada's move never reaches the host and her network goes down; past her grace period
+    the host's computer plays her turn. Back, her client sends the move again as it was, with
+    its old `after`: the host never applied it, so it is refused `stale` (a `played` came after
+    `after`), with `current_seq`, and she plays on from the board as it now is."""
+    lost: list[bytes] = []
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0.005, grace=0.2)
+            network = CutOff(host.port, wrap=lambda s: LosesAPlay(s, lost, lose=3))
+
+            async def cut_when_lost(ada: OutsiderSeat, message: dict) -> None:
+                if message["t"] != "play" or not lost or "cut" in ada.log:
+                    return
+                ada.log.append("cut")
+                await network.cut()
+                (task,) = host.tables.values()
+                stood_in = len(task.table.computer_plays)
+                await until(lambda: len(task.table.computer_plays) > stood_in)
+                network.up = True
+
+            ada = OutsiderSeat("Ada", network.connect, cut_when_lost)
+            await ada.sit(target=4)
+            data = await ada.play_match()
+            await ada.quit()
+            nursery.cancel_scope.cancel()
+    said = "\n".join(ada.log)
+    assert lost, said
+    move = msgpack.unpackb(lost[0][4:])["move_id"]
+    assert f"move {move} sent again" in said, said
+    refused = [line for line in ada.log if line.startswith(f"move {move} refused stale ")]
+    assert refused, said
+    assert verify_transcript(data, ada.key or b"")[-1] == "VERIFIED", said
