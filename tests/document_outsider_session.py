@@ -14,6 +14,21 @@ record as a fold of the events it read, so a rewind is the fold again up to ``cu
 Every round it followed is checked at its reveal as 6.2 checks a transcript's round
 (``check_round``), and it saves its transcript (6.1: version 5, 7 or 9 as it was caught up),
 which ``verify_transcript`` checks as 6.2 says.
+
+Where protocol.md left its writer to guess (each now said there):
+
+- 3.3: after `error stale`, which `last_seq` to resume from when a snapshot read stands above
+  `current_seq` (the newest event still held: the last read before that snapshot);
+- 5.4: whether to commit to a `round_commit` read in a replay whose `seed_commits` may follow
+  in it (yes; `wrong_phase` then means only that), and when while `syncing` (after the
+  snapshot);
+- 5.4: which seed to commit to a round id told again after a rewind (the same seed, never a
+  fresh one: a host that lost a revealed seed would otherwise choose between two deals);
+- 5.4, 3.6: what a seed message refused `storage` or `rate_limited` means (not taken; it may
+  go again, the same; this client sends it again with its next message);
+- 3.6: whether a `play` sent just after the unasked `error storage` is refused at once (only
+  as the host reads it: behind 32 answers owed it is read once the host can save);
+- 6.1: whether a round cut short by a catch-up stays in a version 7 or 9 file (it does not).
 """
 
 from __future__ import annotations
