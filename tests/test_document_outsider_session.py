@@ -307,3 +307,43 @@ async def test_an_outsider_s_move_lost_on_the_way_is_refused_stale_after_the_com
     refused = [line for line in ada.log if line.startswith(f"move {move} refused stale ")]
     assert refused, said
     assert verify_transcript(data, ada.key or b"")[-1] == "VERIFIED", said
+
+
+async def test_a_round_told_again_after_an_older_journal_gets_the_same_seed_and_deck(
+    tmp_path: Path,
+) -> None:
+    """5.4 (Resending): the host's journal put back to a copy taken as round 2 opened, before
+    Ada's commitment reached it, once round 2 was dealt. Her `resume` is refused `stale`; the
+    host tells round 2 again from its `round_commit`, the same round id; her client commits the
+    same seed again, never a fresh one, so the deck is the one she was dealt before (a host that
+    had seen her seed cannot pick between two deals) and the match verifies."""
+    hands: list[list[int]] = []
+    with trio.fail_after(90):
+        async with trio.open_nursery() as nursery:
+            host = RestartableHost(nursery, tmp_path / "journal.db", bot_delay=0.005)
+            network = CutOff((await host.start()).port)
+            copy = tmp_path / "copy.db"
+
+            async def round_2_told_twice(ada: OutsiderSeat, message: dict) -> None:
+                if message["t"] == "round_commit" and message["round_no"] == 2 and not hands:
+                    copy_journal(host.db, copy)  # journaled before it was sent: in the copy
+                if message["t"] == "deal" and message["table"] and ada.record.last_no == 2:
+                    hands.append(sorted(c["card"] for c in message["hand"]))
+                    if len(hands) == 1:
+                        await host.stop()
+                        put_back(copy, host.db)
+                        network.port = (await host.start()).port
+
+            ada = OutsiderSeat("Ada", network.connect, round_2_told_twice)
+            await ada.sit(target=16)  # rounds enough for a round 2
+            data = await ada.play_match()
+            await ada.quit()
+            await host.stop()
+            nursery.cancel_scope.cancel()
+    said = "\n".join(ada.log)
+    assert "stale: the host has up to" in said, said
+    assert len(hands) == 2, (hands, said)
+    assert hands[0] == hands[1], said  # the same seed, the same deck: round 2 not re-rolled
+    lines = verify_transcript(data, ada.key or b"")
+    assert lines[-1] == "VERIFIED", lines
+    assert "round 2: verified" in lines, lines
