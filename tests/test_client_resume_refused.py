@@ -6,8 +6,10 @@ what the host has, the board rebuilt from the host's events."""
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 
+import pytest
 import trio
 from faultproxy import FaultProxy
 from helpers import seat_for_reconnection
@@ -20,9 +22,12 @@ from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
 from scopa_net.client.session import ConnectionState
+from scopa_net.client.session_errors import PlayRefusedError
 from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
 from scopa_net.server.host import Host
+from scopa_net.server.table import Table
+from scopa_net.witness import DealWitness
 
 
 async def cut_and_get_back(proxy: FaultProxy, session: NetworkSession) -> None:
@@ -214,3 +219,70 @@ def test_the_hosts_newest_event_is_read_from_current_seq_and_from_older_words() 
     assert host_newest_seq(RefusedError("stale", older, version=5, current_seq=0)) == 0
     assert host_newest_seq(RefusedError("stale", older, version=4)) == 41
     assert host_newest_seq(RefusedError("stale", "the newest event is 41", version=4)) is None
+
+
+async def test_a_round_the_host_tells_again_from_an_older_journal_gets_the_same_seed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """5.4 (Resending): the host's journal put back to a copy taken as round 2 opened, before
+    Bea's commitment reached it, once round 2 was dealt. Her resume is refused `stale`, the host
+    tells round 2 again under the same round id, and her client commits the same seed again
+    (kept with the round), never a fresh one: she is dealt the same hand, so a host that had
+    seen her seed cannot choose between two deals, and no check fails."""
+    monkeypatch.setattr(Table, "pause_before_round", property(lambda table: 0.5))
+    db, copy = tmp_path / "host.db", tmp_path / "copy.db"
+    hands: dict[int, tuple] = {}  # the host's run: Bea's hand at her first move of round 2
+    runs = [1]
+
+    async def plays(bea: NetworkSession) -> None:
+        while True:
+            await until(lambda: bea.view is not None and bea.view.my_turn, 60)
+            view = bea.view
+            assert view is not None
+            if view.round_number == 2 and view.stock_count == 30 and len(view.hand) == 3:
+                hands.setdefault(runs[-1], view.hand)
+            with contextlib.suppress(PlayRefusedError):  # chosen on what the host lost
+                await bea.submit(legal_plays(view)[0])
+            await until(lambda seen=view: bea.view is not seen, 60)
+
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            first = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
+            proxy = FaultProxy(first.port)
+            await nursery.start(proxy.serve)
+            choice = TableChoice(create=create(RuleSet.of(2, 16), bots=1))
+            async with open_network_session(
+                "127.0.0.1", proxy.port, choice, name="Bea", store=SeatStore(tmp_path / "seats")
+            ) as bea:
+                said: list[str] = []
+                nursery.start_soon(said_into, bea, said)
+                player = trio.CancelScope()  # her moves stop before her session closes
+
+                async def play_on() -> None:
+                    with player:
+                        await plays(bea)
+
+                nursery.start_soon(play_on)
+                await until(
+                    lambda: isinstance(bea.witness, DealWitness) and bea.witness.verdicts, 30
+                )
+                proxy.stall(2.0)  # round 2's round_commit reaches her only after the copy
+                (task,) = first.tables.values()
+                await until(lambda: task.table.round_no == 2)
+                await trio.sleep(0.2)
+                while first.writer.writing:
+                    await trio.sleep(0.01)
+                copy_journal(db, copy)
+                await until(lambda: 1 in hands, 30)
+                await first.shutdown()
+                first.journal.close()
+                put_back(copy, db)
+                runs.append(2)
+                again = await start_host(nursery, db=str(db), bot_delay=0, grace=600)
+                proxy.target_port = again.port
+                await until(lambda: 2 in hands, 30)
+                assert [t for t in said if "has lost what came after event" in t], said
+                assert hands[1] == hands[2], said
+                player.cancel()
+                assert not [t for t in said if "FAILED" in t or "re-rolled" in t], said
+            nursery.cancel_scope.cancel()
