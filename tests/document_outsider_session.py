@@ -25,7 +25,7 @@ Where protocol.md left its writer to guess (each now said there):
 - 5.4: which seed to commit to a round id told again after a rewind (the same seed, never a
   fresh one: a host that lost a revealed seed would otherwise choose between two deals);
 - 5.4, 3.6: what a seed message refused `storage` or `rate_limited` means (not taken; it may
-  go again, the same; this client sends it again with its next message);
+  go again, the same; this client sends it again after half a second);
 - 3.6: whether a `play` sent just after the unasked `error storage` is refused at once (only
   as the host reads it: behind 32 answers owed it is read once the host can save);
 - 6.1: whether a round cut short by a catch-up stays in a version 7 or 9 file (it does not).
@@ -797,6 +797,7 @@ class OutsiderSeat:
         self.log: list[str] = []  # what happened, in order: for a test to read
         self.plays_sent = 0
         self.thinking = False  # a person not ready to move: no new `play` goes out meanwhile
+        self.seeds_paused_until = float("inf")  # when seed messages refused "not now" go again
 
     # -- connecting ---------------------------------------------------------------------------
 
@@ -954,11 +955,17 @@ class OutsiderSeat:
 
     async def _step(self) -> None:
         assert self.wire is not None
-        with trio.move_on_at(self.resend_at if self.resend_at is not None else float("inf")):
+        play_at = self.resend_at if self.resend_at is not None else float("inf")
+        with trio.move_on_at(min(play_at, self.seeds_paused_until)):
             message = await self._reply()
             await self._handle(message)
             await self.hook(self, message)
             await self._act()
+            return
+        if trio.current_time() >= self.seeds_paused_until:
+            self.seeds_paused_until = float("inf")
+            await self._seeds()  # a seed message refused "not now": again, the same
+        if self.resend_at is None or trio.current_time() < self.resend_at:
             return
         self.resend_at = None  # a move refused `storage` or `rate_limited`: again, the same
         for play in self.unanswered.values():
@@ -976,7 +983,9 @@ class OutsiderSeat:
         if t == "error":
             self.log.append(f"error {m['code']} ({m['ref']})")
             if m["code"] in NOT_NOW and m["ref"] in ("seed_commit", "seed_reveal"):
+                # Not taken (5.4, 3.6): the same message goes again after a pause.
                 self.sent_here = {x for x in self.sent_here if x[0] != m["ref"]}
+                self.seeds_paused_until = trio.current_time() + FIRST_PAUSE
             return None
         if t == "left":
             raise SeatLostError("the table closed")
@@ -1086,6 +1095,8 @@ class OutsiderSeat:
         r = self.record.round if self.record else None
         if r is None or self.wire is None or r["seeds"] is not None:
             return
+        if self.seeds_paused_until != float("inf"):
+            return  # refused "not now" a moment ago: it goes again after the pause
         seed = self.seeds.setdefault(r["round_id"], os.urandom(32))
         if r["commits"] is None and ("seed_commit", r["round_id"]) not in self.sent_here:
             self.sent_here.add(("seed_commit", r["round_id"]))
