@@ -216,6 +216,7 @@ class EndOfMatch:
             # The seat is kept on disk again, for the new match: a client taking it back
             # starts from this event (not the table's first: the host would replay the match
             # just played, whose end forgets the seat and whose rematch empties its seeds).
+            session._own_plays.new_match()  # (the record keeps the plays it has)
             kept = session._kept.record if session._kept.record is not None else self.finished
             if kept is not None:
                 session._kept.record = replace(
@@ -228,10 +229,8 @@ class EndOfMatch:
                     match_seq=e.seq,
                     seats=seats_kept(session._seating.seats),
                     start="",
-                    acked=(),
                 )
                 session._kept.save_record()
-            session._own_plays.new_match()
             text = "everyone agreed: a new match begins"
             session._emit(Message(seat=None, text=text, table=True))
             session._emit(MatchStarted(match_scores=session.mirror.view.scores))

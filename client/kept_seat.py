@@ -1,6 +1,7 @@
 """A network seat kept on disk, so that it outlives its client: the seat's record (token, the
-seeds it chose, the moves the host has not answered), saved as it changes and forgotten once
-there is nothing left to take back (:mod:`~scopa_net.client.seat_store` writes the files)."""
+seeds it chose, the moves the host has not answered, the plays it acknowledged), saved as it
+changes and forgotten once there is nothing left to take back
+(:mod:`~scopa_net.client.seat_store` writes the files)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,6 @@ from dataclasses import replace
 from typing import Any
 
 from scopa_net.client.seat_store import (
-    AckedPlay,
     PendingMove,
     SeatRecord,
     SeatStore,
@@ -144,35 +144,6 @@ class KeptSeat:
         except (ValueError, TypeError, IndexError):
             return None
 
-    def keep_acked_play(self, seq: int, card: int, captured: int) -> None:
-        """Remember (saved with the record's next save) that the ``played`` event ``seq`` was
-        this seat's move of ``card`` taking ``captured``, acknowledged by the host (one
-        acknowledged there before, and lost with the host's later events, is replaced)."""
-        record = self.record
-        if record is None:
-            return
-        acked = record.acked
-        if acked is not None:
-            kept = [p for p in acked if p.seq != seq]
-            acked = tuple(sorted([*kept, AckedPlay(seq, card, captured)], key=lambda p: p.seq))
-        self.record = replace(record, last_played=max(record.last_played, seq), acked=acked)
-
-    def lost_after(self, newest: int | None, start: int) -> None:
-        """The host lost its events after ``newest`` (its journal put back, protocol.md 3.3;
-        None: it did not say where, so after ``start``, where the seat's match began here):
-        a play of this seat's it acknowledged there is no longer one (:meth:`keep_acked_play`).
-        Not knowing which of the earlier ones it still has, the record keeps no list of them."""
-        record = self.record
-        if record is None:
-            return
-        seq = start if newest is None else newest
-        acked = record.acked
-        if acked is not None:
-            acked = None if newest is None else tuple(p for p in acked if p.seq <= newest)
-        if record.last_played > seq or acked != record.acked:
-            self.record = replace(record, last_played=min(record.last_played, seq), acked=acked)
-            self.save_record()
-
     def kept_seed(self, round_id: bytes) -> bytes | None:
         """The seed this seat chose for round ``round_id`` before, if one is kept."""
         if self.record is None:
@@ -181,7 +152,9 @@ class KeptSeat:
         return None if seed is None else bytes.fromhex(seed)
 
     def save_record(self) -> None:
-        """Save the record with where the session is now; what cannot be written is told once."""
+        """Save the record with where the session is now (its names, the moves not answered,
+        the plays the host acknowledged, as :class:`~scopa_net.client.own_plays.OwnPlays`
+        has them); what cannot be written is told once."""
         session = self.session
         if self.store is None or self.record is None:
             return
@@ -189,11 +162,14 @@ class KeptSeat:
             PendingMove(msg.move_id, msg.after, msg.card, msg.captured)
             for msg, _ in session._unacked.values()
         )
+        own = session._own_plays  # (the one owner of the plays the host acknowledged)
         record = replace(
             self.record,
             pending=pending,
             names=tuple(session._seating.names),
             last_seq=0 if session.mirror is None else session.mirror.seq,
+            last_played=own.last_played,
+            acked=own.acked_plays,
         )
         try:
             self.record = self.store.save(record)

@@ -339,7 +339,10 @@ class NetworkSession:
         """Moves awaited that the host never saw and never will: chosen on events it lost
         (its journal put back, :meth:`Reconnection.drop_moves_the_host_lost`)."""
         self._own_plays = OwnPlays()
-        """This seat's moves as the host records them (protocol.md 3.5)."""
+        """This seat's moves as the host records them (protocol.md 3.5), and the one owner of
+        the plays it acknowledged (the seat's record is written from it)."""
+        if resume_from is not None:  # (which ones: each play of them replayed is checked)
+            self._own_plays.known(resume_from.acked, resume_from.last_played)
         self._not_now = NotNow()
         """Moves the host refused for now (its disk, a rate limit): they go again."""
         self._changed_play: ChangedPlayError | None = None
@@ -921,12 +924,12 @@ class NetworkSession:
         pending = self._unacked.pop(msg.move_id, None)
         if pending is None:
             return
-        if isinstance(msg, m.Ack):  # a client taking the seat back knows it as this seat's
-            self._kept.keep_acked_play(msg.seq, pending[0].card, pending[0].captured)
         if isinstance(msg, m.Ack) and self.check_deals and self.mirror is not None:
             self._changed_play = self._own_plays.acknowledged(
                 pending[0], msg, seat=self.seat, newest=self.mirror.seq
             )
+        elif isinstance(msg, m.Ack):  # unchecked, but a client taking the seat back knows it
+            self._own_plays.kept(msg.seq, pending[0])
         taken = isinstance(msg, m.Reject) and msg.code == ErrorCode.MOVE_ID_TAKEN.value
         if taken and (again or msg.move_id in self._resent) and self.check_deals:
             # Sent again exactly as before under its own id: the host applied it otherwise.

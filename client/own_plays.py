@@ -127,6 +127,9 @@ class OwnPlays:
         self._unclaimed: dict[int, m.Played] = {}
         """Plays for this seat read while a move of its was unanswered, that no ``ack`` has
         named yet: each must be one of those moves (a computer's announced is not kept)."""
+        self.last_played = 0
+        """The seq of the newest ``played`` event an ``ack`` named for a move of this seat, of
+        those the host still has (kept with the seat as its record's ``last_played``)."""
 
     @property
     def knows_earlier(self) -> bool:
@@ -134,20 +137,31 @@ class OwnPlays:
         its session exempts the plays an earlier client may have had answered)."""
         return self._earlier is not None
 
-    def known(self, plays: Iterable[AckedPlay] | None) -> None:
+    @property
+    def acked_plays(self) -> tuple[AckedPlay, ...] | None:
+        """Every play of this seat in its match that the host acknowledged and still has,
+        oldest first, as the seat's record keeps them (None: not known)."""
+        if self._earlier is None:
+            return None
+        return tuple(AckedPlay(seq, *play) for seq, play in sorted(self._earlier.items()))
+
+    def known(self, plays: Iterable[AckedPlay] | None, last_played: int = 0) -> None:
         """A seat taken back from disk: ``plays`` are its plays the host acknowledged to an
-        earlier client (None: not known, a record kept before they were)."""
+        earlier client (None: not known, a record kept before they were), the newest of them
+        ``last_played``."""
         self._earlier = None if plays is None else {p.seq: (p.card, p.captured) for p in plays}
+        self.last_played = last_played
         self._live = False
 
     def new_match(self) -> None:
         """A rematch began: no play of the match before is this one's."""
         self._earlier = {}
 
-    def forget(self, newest: int | None) -> None:
+    def forget(self, newest: int | None, *, start: int) -> None:
         """The host's events are read again from an earlier point (its journal put back, 3.3):
         its numbers after its ``newest`` event are not the ones read, and what it acknowledged
-        there, it lost (None: not said, so which acknowledged plays it still has is not known).
+        there, it lost (None: not said, so which acknowledged plays it still has is not known,
+        and none after ``start``, where the seat's match began here, is kept as the newest).
         Not every event up to ``newest`` is one read before (a host started again numbers what
         it says then, a seat_status, after the events it kept): a play of this seat read again
         is checked as any, against those acknowledged up to ``newest``."""
@@ -155,10 +169,20 @@ class OwnPlays:
         self._read.clear()
         self._unclaimed.clear()
         self._live = False
+        self.last_played = min(self.last_played, start if newest is None else newest)
         if self._earlier is None or newest is None:
             self._earlier = None
             return
         self._earlier = {seq: p for seq, p in self._earlier.items() if seq <= newest}
+
+    def kept(self, seq: int, sent: m.Play) -> None:
+        """The host acknowledged ``sent`` as its ``played`` event ``seq``, whether or not the
+        session checks it (:meth:`acknowledged` does): a client taking the seat back knows it
+        as this seat's (one acknowledged at ``seq`` before, lost with the host's later
+        events, is replaced)."""
+        if self._earlier is not None:
+            self._earlier[seq] = (sent.card, sent.captured)
+        self.last_played = max(self.last_played, seq)
 
     def acknowledged(
         self, sent: m.Play, ack: m.Ack, *, seat: int, newest: int
@@ -166,8 +190,7 @@ class OwnPlays:
         """The host's ``ack`` of ``sent`` from ``seat``, when this seat has read up to event
         ``newest``: the mismatch if the event it names was read already and is not this move."""
         self._unclaimed.pop(ack.seq, None)
-        if self._earlier is not None:
-            self._earlier[ack.seq] = (sent.card, sent.captured)
+        self.kept(ack.seq, sent)
         self._live = self._live or not ack.duplicate
         if ack.seq in self._read:
             return changed(sent, seat, ack.seq, self._read[ack.seq])

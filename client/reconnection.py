@@ -387,7 +387,6 @@ class Reconnection:
         session.match_no = record.match_no
         session._sitting.start_seat(starting_snapshot(record), mid_match=record.mid_match)
         session._exempt_up_to = record.last_played  # the earlier client's moves, acknowledged
-        session._own_plays.known(record.acked)  # (which ones: each play of them replayed)
         told = session._kept.seeds_out_round()
         if told is not None and isinstance(session.witness, DealWitness):
             # The round whose commitments reached the client before this one: the host tells
@@ -694,13 +693,13 @@ class Reconnection:
         # play of the seat replayed there must be one of them, as it was acknowledged (where
         # they are not known one by one, every play of the seat up to it is taken as hers).
         session._exempt_up_to = min(session._exempt_up_to, start.seq) if newest is None else newest
-        session._kept.lost_after(newest, start.seq)  # (for the next client)
+        session._own_plays.forget(newest, start=start.seq)  # its numbers after `newest` too
+        session._kept.save_record()  # (for the next client)
         # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
         # that it checks the rounds from there and keeps its transcript (before, a newcomer
         # rebuilt here checked cards alone, and saved no transcript).
         mid_match = session._start_mid_match
         session.mirror = SeatMirror(start)
-        session._own_plays.forget(newest)  # its numbers after `newest` are not the ones read
         if isinstance(session.witness, BlindWitness):
             blind_told = session.witness.opened_rounds()
             session.witness = session._blind_witness(mid_match)

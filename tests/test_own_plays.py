@@ -440,14 +440,19 @@ def test_after_a_stale_resume_only_the_plays_up_to_the_host_s_newest_event_stand
         ack = m.Ack(move_id=move_id, seq=seq, duplicate=False)
         assert plays.acknowledged(sent, ack, seat=0, newest=seq - 1) is None
         assert plays.read(played(seq, 0, card, 0), seat=0, mine=True, pending=False) is None
-    plays.forget(13)
+    assert plays.last_played == 17
+    plays.forget(13, start=0)
+    assert plays.acked_plays == (AckedPlay(9, CARD["7d"], 0), AckedPlay(13, CARD["Kb"], 0))
+    assert plays.last_played == 13  # (as the seat's record keeps them, for the next client)
     assert plays.read(played(9, 0, "7d", 0), seat=0, mine=True, pending=False) is None
     error = plays.read(played(13, 0, "Ks", 0), seat=0, mine=True, pending=False)
     assert str(error).startswith("the host recorded a play for your seat, Ks laying it on the")
     error = plays.read(played(17, 0, "2s", 0), seat=0, mine=True, pending=False)
     assert str(error).startswith("the host recorded a play for your seat, 2s laying it on the")
-    plays.forget(None)
+    plays.forget(None, start=4)
     assert not plays.knows_earlier
+    assert plays.acked_plays is None
+    assert plays.last_played == 4
     older = OwnPlays()
     older.known(None)
     assert not older.knows_earlier
