@@ -38,6 +38,7 @@ class DealCheckStop:
         session."""
         session = self.session
         assert session.witness is not None
+        session._held_screen.drop()  # a play held for judgement is not shown: the banner is
         round_no = session.witness.round_no
         session.verdict_failures.append(check_line(exc))
         named = exc

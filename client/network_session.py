@@ -43,6 +43,7 @@ from scopa_net.client.addresses import shown_address
 from scopa_net.client.deal_check_stop import REVEAL_WAIT, DealCheckStop
 from scopa_net.client.end_of_match import FORFEIT, EndOfMatch
 from scopa_net.client.files import why_not_written
+from scopa_net.client.held_screen import HeldScreen
 from scopa_net.client.host_link import (
     CLIENT_NAME,
     CONNECT_TIMEOUT,
@@ -343,6 +344,8 @@ class NetworkSession:
         the plays it acknowledged (the seat's record is written from it)."""
         if resume_from is not None:  # (which ones: each play of them replayed is checked)
             self._own_plays.known(resume_from.acked, resume_from.last_played)
+        self._held_screen = HeldScreen()
+        """The screen's events from a play of this seat held for judgement on (3.5)."""
         self._not_now = NotNow()
         """Moves the host refused for now (its disk, a rate limit): they go again."""
         self._changed_play: ChangedPlayError | None = None
@@ -674,10 +677,8 @@ class NetworkSession:
 
     def notice(self, text: str) -> None:
         """Show the player a line from this client (such as how friends can join), at once,
-        even while a seat taken back from disk is being replayed."""
-        replaying, self._replaying = self._replaying, False
-        self._emit(Message(seat=None, text=text, local=True))
-        self._replaying = replaying
+        even while a seat taken back from disk is being replayed, or a play is held."""
+        self._show(Message(seat=None, text=text, local=True))
 
     async def rematch(self, agree: bool) -> None:
         """Answer, after the match, whether to play again with the same seats and rules."""
@@ -733,6 +734,7 @@ class NetworkSession:
             self._kept.playing = False
             if self.store is not None and self._kept.record is not None:
                 self.store.release(self._kept.record)  # the seat is kept, free to take back
+            self._release_held()  # (never judged: its move went unanswered, 3.5)
             self._set_state(ConnectionState.CLOSED)
             for _, done in self._unacked.values():
                 done.set()  # no answer will come now
@@ -939,6 +941,8 @@ class NetworkSession:
         if not self._unacked and self.check_deals and self._changed_play is None:
             closing = isinstance(msg, m.Reject) and msg.code == ErrorCode.WRONG_PHASE.value
             self._changed_play = self._own_plays.all_answered(closing=closing)
+        if self._changed_play is None and not self._own_plays.holding:
+            self._release_held()  # every play held is judged the person's
         if msg.move_id in self._awaited:
             self._answers[msg.move_id] = msg
         elif isinstance(msg, m.Reject):
@@ -1017,6 +1021,8 @@ class NetworkSession:
             )
             if changed is not None:
                 await self._deal_check.deal_failed(changed, e)
+            if self._own_plays.holding:
+                self._held_screen.hold()  # (this play, and what follows, until judged)
         if isinstance(self.witness, BlindWitness):
             for out in self.witness.take_outgoing():
                 await self._send_quietly(out)
@@ -1196,6 +1202,18 @@ class NetworkSession:
     def _emit(self, event: Event) -> None:
         if self._replaying and _hidden_in_replay(event):
             return
+        if self._held_screen.takes(event):
+            return  # shown once the play held is judged the person's (_release_held)
+        self._show(event)
+
+    def _release_held(self) -> None:
+        """Show what waited for a play of this seat held for judgement (:class:`HeldScreen`):
+        it is judged the person's, or the session ends with it never judged."""
+        for event in self._held_screen.release():
+            self._show(event)
+
+    def _show(self, event: Event) -> None:
+        """Hand ``event`` to the screen."""
         try:
             self._send_events.send_nowait(event)
         except trio.WouldBlock:

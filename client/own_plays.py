@@ -138,6 +138,12 @@ class OwnPlays:
         return self._earlier is not None
 
     @property
+    def holding(self) -> bool:
+        """Whether a play of this seat read while a move of its was unanswered waits for an
+        answer to judge it (its session shows nothing of it meanwhile)."""
+        return bool(self._unclaimed)
+
+    @property
     def acked_plays(self) -> tuple[AckedPlay, ...] | None:
         """Every play of this seat in its match that the host acknowledged and still has,
         oldest first, as the seat's record keeps them (None: not known)."""

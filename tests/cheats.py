@@ -111,3 +111,27 @@ def rewrite_a_play(
         honest(table, replayed)
 
     monkeypatch.setattr(Table, "replay", cheating)
+
+
+def relay_another_card(
+    monkeypatch: pytest.MonkeyPatch, seat: int, changed: list[tuple[int, int, int, int]]
+) -> None:
+    """At an ordinary table, the first play ``seat``'s client sends while it holds another
+    card is applied as a legal play of that other card: the ``ack`` is as for the play sent,
+    the ``played`` relays a card the person did not play. What it did goes in ``changed``:
+    (card sent, captured sent, card relayed, captured relayed)."""
+    honest = Table.play
+
+    def cheating(  # noqa: PLR0917 (Table.play's own arguments)
+        table: Table, at: int, move_id: int | None, after: int, card: int, captured: int
+    ) -> tuple[int, bool]:
+        rnd = table.match.round if table.match is not None else None
+        if at == seat and move_id is not None and not changed and rnd is not None:
+            others = [p for p in rnd.legal_plays() if p.card.index != card]
+            if rnd.turn == at and others:
+                other = others[0]
+                changed.append((card, captured, other.card.index, other.captured_mask))
+                return honest(table, at, move_id, after, other.card.index, other.captured_mask)
+        return honest(table, at, move_id, after, card, captured)
+
+    monkeypatch.setattr(Table, "play", cheating)
