@@ -230,6 +230,9 @@ its player that none came (the host signs one as soon as it takes the seed: prot
 
 REMATCH_SECONDS = 60
 """How long a table stays after its match for a rematch vote (protocol.md 3.11)."""
+OWN_RECORDS_KEPT = 64
+"""How many of this seat's latest plays :meth:`NetworkSession.submit` can find by the seq its
+move's ``ack`` names (it looks at once, or as soon as that event is read)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -336,6 +339,10 @@ class NetworkSession:
         self._resent: set[int] = set()
         """Moves sent again after the connection came back, not answered yet."""
         self._answers: dict[int, m.Ack | m.Reject] = {}
+        self._own_records: dict[int, PlayRecord] = {}
+        """This seat's plays read lately (the last :data:`OWN_RECORDS_KEPT`), by their event's
+        seq: :meth:`submit` returns the one its move's ``ack`` names (never another play of
+        the seat with the same card, a computer's that stood in for its person, say)."""
         self._lost_moves: set[int] = set()
         """Moves awaited that the host never saw and never will: chosen on events it lost
         (its journal put back, :meth:`Reconnection.drop_moves_the_host_lost`)."""
@@ -648,21 +655,17 @@ class NetworkSession:
             self._lost_moves.discard(move_id)
             raise PlayRefusedError(play.text(), MOVE_LOST_WITH_THE_HOST, resent=True)
         if answer is None:
-            # The session ended (the match is over) before the ack came back; the events
-            # it caused may have arrived all the same.
-            for record in reversed(self.mirror.view.plays):
-                if record.seat == self.seat and record.play == play:
-                    return record
+            # The session ended before the host answered: nothing says which play, if any,
+            # was this move (a play of the same card at this seat in the events read may be
+            # a computer's that stood in for its person while the move was on its way).
             raise MoveUnansweredError("the session ended before the host answered that move")
         if isinstance(answer, m.Reject):
             raise refused_play(answer, play.text(), resent=resent)
         # The ack can arrive before the event it acknowledges: wait for that event.
         while self.mirror.seq < answer.seq and self._state is not ConnectionState.CLOSED:
             await self._seq_changed.wait()
-        for record in reversed(self.mirror.view.plays):
-            if record.seat == self.seat and record.play == play:
-                return record
-        return PlayRecord(self.seat, play, False)
+        record = self._own_records.get(answer.seq)  # (the event the ack named)
+        return record if record is not None else PlayRecord(self.seat, play, False)
 
     async def say(self, text: str) -> None:
         await self._send_quietly(m.Say(text=text))
@@ -1053,6 +1056,10 @@ class NetworkSession:
         if isinstance(e, m.BlindRound) and self._seating.sat_out_while_here(e):
             self._emit(Message(seat=None, text=SAT_OUT_SILENT, local=True))
             self._come_back_due = True
+        if isinstance(e, m.Played) and e.seat == self.seat:
+            self._own_records[e.seq] = view.plays[-1]
+            if len(self._own_records) > OWN_RECORDS_KEPT:
+                del self._own_records[min(self._own_records)]
         if isinstance(e, m.Played) and e.seat < len(self._seating.names):
             self.play_makers[len(view.plays) - 1] = self._seating.names[e.seat]
         if isinstance(e, m.Played) and self._seating.played_by_computer(e.seat, view):
