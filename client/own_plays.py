@@ -104,8 +104,10 @@ def recorded_over(read: m.Played, acked: tuple[int, int]) -> ChangedPlayError:
 
 
 class OwnPlays:
-    """The moves this seat's host acknowledged, until their ``played`` events are read, and
-    what this seat read at each recent ``seq``."""
+    """The moves this seat's host acknowledged, until their ``played`` events are read, what
+    this seat read at each recent ``seq``, and every play of the seat in its match that the host
+    acknowledged: the one copy of those (the seat's record on disk is written from it,
+    :meth:`~scopa_net.client.kept_seat.KeptSeat.save_record`)."""
 
     def __init__(self) -> None:
         self._acked: dict[int, m.Play] = {}
