@@ -21,8 +21,10 @@ from hosting import create, start_host
 from person_screen import sit, until
 
 from scopa_net.cards import CARDS
+from scopa_net.client.held_screen import HeldScreen
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
+from scopa_net.client.session import ConnectionChanged, ConnectionState, Message, MoveQueued
 from scopa_net.commands.options import EXIT_DEAL_FAILED
 from scopa_net.notation import format_card
 from scopa_net.rules import RuleSet
@@ -138,3 +140,24 @@ def test_a_play_changed_by_the_host_and_read_before_its_answer_shows_no_you_play
         lines[banner],
     ), lines[banner]
     assert not [line for line in lines[:banner] if "You play" in line], text  # (or "played")
+
+
+def test_what_waits_for_a_held_play_goes_in_order_or_not_at_all() -> None:
+    """Nothing waits until a play is held; then every event waits, in order, but the
+    connection's state and a queued move's; released, they come out in order and nothing waits
+    any more; dropped, none comes out."""
+    screen = HeldScreen()
+    line = Message(seat=None, text="bot 1 plays 3h")
+    assert not screen.takes(line)
+    screen.hold()
+    said = [Message(seat=None, text="You play 4h"), line]
+    assert all(screen.takes(event) for event in said)
+    assert not screen.takes(ConnectionChanged(state=ConnectionState.RECONNECTING))
+    assert not screen.takes(MoveQueued(queued=False))
+    assert screen.release() == said
+    assert not screen.holding
+    assert not screen.takes(line)
+    screen.hold()
+    assert screen.takes(line)
+    screen.drop()
+    assert screen.release() == []
