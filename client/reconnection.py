@@ -695,6 +695,7 @@ class Reconnection:
         session._exempt_up_to = min(session._exempt_up_to, start.seq) if newest is None else newest
         session._own_plays.forget(newest, start=start.seq)  # its numbers after `newest` too
         session._held_screen.drop()  # (what was held for judgement did not happen there)
+        session._own_records.clear()  # (nor the plays read: those it has are replayed)
         session._kept.save_record()  # (for the next client)
         # As the seat began there: taken mid-match, it carries that snapshot on (5.10), so
         # that it checks the rounds from there and keeps its transcript (before, a newcomer
