@@ -6,13 +6,20 @@ stays unanswered (a ``played`` held for it stays held, 3.5) and the same ``play`
 ``move_id`` and all, after a pause that grows to :data:`LONGEST_PAUSE`, until the host answers
 it otherwise (the codes: :data:`~scopa_net.client.session_errors.PASSING_REFUSALS`). Sans-IO:
 :class:`NotNow` is told the refusals and the time, and says which moves are due to go again.
+The same pauses time this seat's seed messages refused for now
+(:mod:`~scopa_net.client.seeds_not_now`), kept by message type instead of ``move_id``.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
+from typing import Generic, TypeVar
 
 from scopa_net.wire.errors import ErrorCode
+
+Key = TypeVar("Key", bound=Hashable)
+"""What a :class:`NotNow` tells refusals apart by: a move's ``move_id``, a message's type."""
 
 FIRST_PAUSE = 0.5
 LONGEST_PAUSE = 5.0
@@ -32,33 +39,41 @@ def goes_again(code: str, play: str) -> str:
     return f"Your move {play} goes to the host again in a moment, by itself: {WHY[code]}."
 
 
-class NotNow:
-    """When each move refused for now is due to go again, and which of them were said."""
+class NotNow(Generic[Key]):
+    """When each move refused for now is due to go again, and which of them were said (a
+    move is its ``move_id``; for seeds, the key is the message type)."""
 
     def __init__(self) -> None:
-        self._due: dict[int, float] = {}
+        self._due: dict[Key, float] = {}
         """``move_id`` -> when it goes again (the clock :meth:`refused` was given)."""
-        self._pause: dict[int, float] = {}
+        self._pause: dict[Key, float] = {}
         """``move_id`` -> the pause before it went the last time it was refused."""
-        self._told: set[int] = set()
+        self._told: set[Key] = set()
         """Moves whose person was told they go again (once a move)."""
+        self._since: dict[Key, float] = {}
+        """``move_id`` -> when it was first refused (the clock :meth:`refused` was given)."""
 
-    def refused(self, move_id: int, now: float) -> bool:
+    def refused(self, move_id: Key, now: float) -> bool:
         """The host refused ``move_id`` for now: it goes again after a pause. True the first
         time for that move (the person is told then, not at every refusal)."""
         pause = min(self._pause.get(move_id, FIRST_PAUSE / 2) * 2, LONGEST_PAUSE)
         self._pause[move_id] = pause
         self._due[move_id] = now + pause
+        self._since.setdefault(move_id, now)
         first = move_id not in self._told
         self._told.add(move_id)
         return first
+
+    def waited(self, move_id: Key, now: float) -> float:
+        """Seconds since the host first refused ``move_id`` for now (0: it is not refused)."""
+        return now - self._since.get(move_id, now)
 
     @property
     def next_due(self) -> float:
         """When the next move goes again (infinity: none waits)."""
         return min(self._due.values(), default=math.inf)
 
-    def due(self, now: float) -> list[int]:
+    def due(self, now: float) -> list[Key]:
         """The moves due to go again by ``now``, taken off the list (refused again, they are
         put back by :meth:`refused`)."""
         moves = [move_id for move_id, at in self._due.items() if at <= now]
@@ -71,13 +86,14 @@ class NotNow:
         for its pause any more (what was said stays said)."""
         self._due.clear()
 
-    def went_again(self, move_id: int) -> bool:
+    def went_again(self, move_id: Key) -> bool:
         """Whether ``move_id`` was refused for now and went again exactly as first sent (a
         ``move_id_taken`` for it then says the host applied it as another play, 3.5)."""
         return move_id in self._told
 
-    def answered(self, move_id: int) -> None:
+    def answered(self, move_id: Key) -> None:
         """``move_id`` is answered (or given up): nothing more of it."""
         self._due.pop(move_id, None)
         self._pause.pop(move_id, None)
+        self._since.pop(move_id, None)
         self._told.discard(move_id)

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 import trio
+from full_journal import free_the_journal, until_the_journal_fails
 from hosting import CutOff, Through, create, start_host
 from person_screen import Player, sit, until
-from rawplayer import RawPlayer, answer, close_links, open_link
+from rawplayer import close_links
 
 from scopa_net.bots.levels import make_player
 from scopa_net.cards import CARDS
@@ -25,7 +26,6 @@ from scopa_net.errors import IllegalPlayError
 from scopa_net.mirror import SeatMirror
 from scopa_net.plays import Play
 from scopa_net.rules import RuleSet
-from scopa_net.server.host import Host
 from scopa_net.server.table import Table
 from scopa_net.wire import messages as m
 
@@ -73,28 +73,6 @@ def plays_at_host(table: Table, seat: int) -> int:
     return sum(record.seat == seat for record in view.plays)
 
 
-async def until_the_journal_fails(host: Host) -> RawPlayer:
-    """Fill the host's journal (SQLite's page limit: SQLITE_FULL, as a full disk) and make it
-    write, from a player of another table chatting long lines, until a write fails."""
-    with trio.fail_after(5):  # the journal's writer idle: the test may touch the database
-        while host.writer.writing:
-            await trio.sleep(0.001)
-    db = host.journal._db
-    pages = db.execute("PRAGMA page_count").fetchone()[0]
-    db.execute(f"PRAGMA max_page_count = {pages}")
-    lobby = await open_link(port=host.port)
-    await lobby.send(create(RuleSet.of(2, 11), bots=1))
-    made = await answer(lobby, (m.TableCreated, m.Error))
-    assert isinstance(made, m.TableCreated), made  # (creating it fits in the pages there)
-    chatter = RawPlayer(lobby, made.table.id)
-    await chatter.join()
-    with trio.fail_after(30):
-        while host.writer.failing is None:
-            await lobby.send(m.Say(text="x" * 190))
-            await trio.sleep(0.02)
-    return chatter
-
-
 async def test_a_move_sent_again_and_refused_for_the_host_s_disk_goes_again_unjudged(
     tmp_path: Path,
 ) -> None:
@@ -130,8 +108,7 @@ async def test_a_move_sent_again_and_refused_for_the_host_s_disk_goes_again_unju
         net.let_go.set()
         await until(lambda: "goes to the host again" in ada.text, 10)
         await trio.sleep(1.5)  # refused again meanwhile: still one line
-        db = host.journal._db
-        db.execute("PRAGMA max_page_count = 1073741823")  # space freed
+        free_the_journal(host)
         await until(lambda: not ada.session._unacked, 20)
         await until(lambda: _my_turn(ada), 20)
         await ada.type(make_player("random", 4).choose(ada.controller.state.view).text())
