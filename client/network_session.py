@@ -14,7 +14,8 @@ moves, and hands each other job to a small class it holds, in a module of its ow
 - :mod:`~scopa_net.client.reconnection`: getting back to the host and the seat, catching up;
 - :mod:`~scopa_net.client.seating`: who holds each seat, by what name;
 - :mod:`~scopa_net.client.table_words`: the lines people read about the table's events;
-- :mod:`~scopa_net.client.seat_seeds`: this seat's commitments and seeds, and their receipts;
+- :mod:`~scopa_net.client.seat_seeds`: this seat's commitments and seeds (sent again when the host
+  refuses them for now), and their receipts;
 - :mod:`~scopa_net.client.end_of_match`: the match's end, the rematch vote, the table closing;
 - :mod:`~scopa_net.client.deal_check_stop`: stopping the seat when a deal check fails;
 - :mod:`~scopa_net.client.kept_seat`: the seat kept on disk;
@@ -83,6 +84,7 @@ from scopa_net.client.reconnection import (
 from scopa_net.client.seat_seeds import SeatSeeds
 from scopa_net.client.seat_store import SeatRecord, SeatStore
 from scopa_net.client.seating import Seating
+from scopa_net.client.seeds_not_now import SEED_SENDS
 from scopa_net.client.session import (
     ConnectionChanged,
     ConnectionState,
@@ -353,7 +355,7 @@ class NetworkSession:
             self._own_plays.known(resume_from.acked, resume_from.last_played)
         self._held_screen = HeldScreen()
         """The screen's events from a play of this seat held for judgement on (3.5)."""
-        self._not_now = NotNow()
+        self._not_now: NotNow[int] = NotNow()
         """Moves the host refused for now (its disk, a rate limit): they go again."""
         self._changed_play: ChangedPlayError | None = None
         """An ``ack`` that named another play than the move it answered: the seat stops."""
@@ -795,7 +797,7 @@ class NetworkSession:
             await self._reconnection.send_seed_when_quiet(link)
             due = min(self._seeds.receipt_due, self._words.losses_due)
             if link.conn.state is State.SEATED:  # (else nothing is sent: no wake-up for it)
-                due = min(due, self._not_now.next_due)
+                due = min(due, self._not_now.next_due, self._seeds.not_now.next_due)
             with trio.move_on_at(due) as waiting:
                 msg = await link.receive()  # cancel-safe: bytes read stay in the codec
             if waiting.cancelled_caught:
@@ -831,8 +833,13 @@ class NetworkSession:
                     self._end.table_closed()
                 return
             elif isinstance(msg, m.Error):
-                if msg.ref in ("seed_commit", "seed_reveal", *BLIND_SENDS):
-                    # A seed sent again after a resume that the host already had.
+                if msg.ref in SEED_SENDS:
+                    # Refused for now, it goes again; else a seed sent again after a resume
+                    # that the host already had, or one the round no longer waits for.
+                    log.info("host refused %s: %s", msg.ref, msg.message)
+                    self._seeds.refused(msg, trio.current_time())
+                elif msg.ref in BLIND_SENDS:
+                    # A blind round's message sent again after a resume that the host had.
                     log.info("host refused %s: %s", msg.ref, msg.message)
                 elif msg.ref is None:
                     # Sent unasked (a disk refusing the journal's writes, protocol.md 3.6):
@@ -973,6 +980,7 @@ class NetworkSession:
         assert self.mirror is not None and self.witness is not None and self._link is not None
         if e.seq <= self.mirror.seq:  # type: ignore[attr-defined]
             return False  # already seen (a replay overlapping what we had)
+        self._seeds.not_now.moved_on(e)  # a seed refused for now waits no more past its stage
         # Every check comes before the event is shown: a card that fails never reaches the
         # screen, and nothing ("Your turn.") follows a failed check.
         if isinstance(e, m.RoundCommit) and not isinstance(self.witness, BlindWitness):
@@ -1074,12 +1082,11 @@ class NetworkSession:
         if isinstance(e, m.RoundCommit) and not self.check_deals:
             self._seed = secrets.token_bytes(32)
             commit = seat_commitment(e.round_id, self.seat, self._seed)
-            await self._link.send(m.SeedCommit(round_id=e.round_id, commit=commit))
+            await self._seeds.send(m.SeedCommit(round_id=e.round_id, commit=commit))
         elif isinstance(e, m.SeedCommits) and not self.check_deals and self._seed is not None:
             if e.commits[self.seat] is None:
                 return False
-            await self._link.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
-            self._seeds.await_receipt(e.round_id)
+            await self._seeds.send(m.SeedReveal(round_id=e.round_id, seed=self._seed))
         elif isinstance(e, m.RoundCommit):
             # A seed chosen for this round before (by this client or one that died) is the
             # one to use: the host may already hold its commitment.

@@ -665,6 +665,8 @@ class Reconnection:
         # soon as this connection has caught up to the event each move was chosen after.
         self.to_resend = list(session._unacked)
         session._not_now.sent_again()  # (those refused for now go with the others)
+        if session.check_deals:  # (the seed the round waits for goes as _seed_due says)
+            session._seeds.not_now.forget_all()
         await self.resend_caught_up(link)
 
     def rewind(self, refusal: RefusedError) -> bool:
@@ -806,8 +808,9 @@ class Reconnection:
 
     async def resend_not_now(self, link: _Link) -> None:
         """Send again, exactly as before, each move the host refused for now (its disk, a
-        rate limit: protocol.md 3.5) whose pause is over. Only on a seated connection: a
-        connection lost meanwhile sends them with the resume (:meth:`resume`)."""
+        rate limit: protocol.md 3.5) whose pause is over, and this seat's commitment or seed
+        refused so (5.4). Only on a seated connection: a connection lost meanwhile sends them
+        with the resume (:meth:`resume`)."""
         session = self.session
         if link.conn.state is not State.SEATED or link is not session._link:
             return
@@ -815,6 +818,7 @@ class Reconnection:
             pending = session._unacked.get(move_id)
             if pending is not None:
                 await link.send(pending[0])
+        await session._seeds.send_again(link)
 
     async def send_seed_when_quiet(self, link: _Link) -> None:
         """Send a due seed once every message already here is handled (just after a resume,

@@ -1,6 +1,7 @@
 """This seat's part in an ordinary table's fair deal (protocol.md 5): its commitment and then
 its seed, sent when the round waits for them (at a blind table, what the round waits on from
-it), the host's signed receipt awaited, and what the person reads when a seed was lost with an
+it), sent again when the host refused them for now (:mod:`~scopa_net.client.seeds_not_now`),
+the host's signed receipt awaited, and what the person reads when a seed was lost with an
 earlier client or no receipt came."""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.seeds_not_now import SeedsNotNow
 from scopa_net.client.session import Message
 from scopa_net.wire import messages as m
 
@@ -30,6 +32,35 @@ class SeatSeeds:
         """The round whose seed that receipt is for."""
         self._seed_lost_round: bytes | None = None
         """The round whose lost seed was said (once)."""
+        self.not_now = SeedsNotNow()
+        """The commitment or seed the host refused for now (its disk, a rate limit): it goes
+        again, the same, while the round waits for it."""
+
+    async def send(self, msg: m.SeedCommit | m.SeedReveal) -> None:
+        """Send this seat's commitment or seed (a seed: its receipt is awaited from now)."""
+        self.not_now.sent(msg)
+        await self.session._link.send(msg)
+        if isinstance(msg, m.SeedReveal):
+            self.await_receipt(msg.round_id)
+
+    def refused(self, msg: m.Error, now: float) -> None:
+        """The host answered this seat's ``seed_commit`` or ``seed_reveal`` with ``msg``: for
+        now (its disk, a rate limit), it goes again, and a wait long enough to notice is said
+        once; anything else (``wrong_phase``: the round no longer waits for it) ends it,
+        unsaid."""
+        assert msg.ref is not None
+        said = self.not_now.refused(msg.ref, msg.code, now)
+        if msg.ref == "seed_reveal" and self.not_now.waiting("seed_reveal"):
+            self.receipt_due = math.inf  # not taken: no receipt is owed for it
+        if said is not None:
+            self.session.notice(said)
+
+    async def send_again(self, link: Any) -> None:
+        """Send again, exactly as before, the commitment or seed whose pause is over."""
+        for msg in self.not_now.due(trio.current_time()):
+            await link.send(msg)
+            if isinstance(msg, m.SeedReveal):
+                self.await_receipt(msg.round_id)
 
     async def send_seed_if_due(self) -> None:
         """Give the host this seat's commitment or seed if the round in play waits for it.
@@ -53,11 +84,10 @@ class SeatSeeds:
                 session._seed = session._new_seed()
                 session._kept.keep_seed(current.round_id, session._seed)
             commit = w.my_commitment(session._seed)
-            await session._link.send(m.SeedCommit(round_id=current.round_id, commit=commit))
+            await self.send(m.SeedCommit(round_id=current.round_id, commit=commit))
         elif w.should_reveal():
             w.revealed = True
-            await session._link.send(m.SeedReveal(round_id=current.round_id, seed=session._seed))
-            self.await_receipt(current.round_id)
+            await self.send(m.SeedReveal(round_id=current.round_id, seed=session._seed))
         elif (
             current.seeds is None
             and current.commits[session.seat] is not None
