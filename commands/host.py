@@ -65,8 +65,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("scopa_net.host")
 
-DEFAULT_TABLE_NAME = "table 1"
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = add_command(
@@ -171,9 +169,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     table.add_argument(
         "--table-name",
         type=table_name,
-        default=DEFAULT_TABLE_NAME,
         metavar="NAME",
-        help="opens a table: the table's name in listings",
+        help="opens a table: the table's name in listings (default: its number, as in 'table 2')",
     )
     p.set_defaults(run=run_host)
 
@@ -228,7 +225,7 @@ def _table_flags_given(args: argparse.Namespace) -> list[str]:
         "--variant": bool(args.variant),
         "--target": args.target != DEFAULT_TARGET,
         "--blind": args.blind is not None,
-        "--table-name": args.table_name != DEFAULT_TABLE_NAME,
+        "--table-name": args.table_name is not None,
     }
     return [flag for flag, yes in given.items() if yes]
 
@@ -461,7 +458,7 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
     level = LEVEL_WIRE_NUMBERS[args.bot_level]
     blind = blind_table(args.blind, rules.players - args.bots)
     settings = table_settings(
-        clean_table_name(args.table_name), rules, args.password, args.bots, level, blind=blind
+        clean_table_name(args.table_name or ""), rules, args.password, args.bots, level, blind=blind
     )
     task = host.open_table_like(settings)
     if task is not None:
@@ -471,8 +468,8 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
         label = table_label(table.table_id, table.name)
         return f"{label} is open again{going}: {_described(table, args)}"
     others = _waiting_like(host, settings)  # before this one: opened with other settings
-    task = await host.create_table(
-        args.table_name, rules, args.password, args.bots, level, blind=blind
+    task = await host.create_table(  # without --table-name, named by its number
+        args.table_name or "", rules, args.password, args.bots, level, blind=blind
     )
     line = f"{table_label(task.table.table_id, task.table.name)} is open: "
     line += _described(task.table, args)
@@ -484,14 +481,16 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
 
 def _waiting_like(host: Host, settings: dict) -> list[Table]:
     """Tables waiting for players under the name ``settings`` asks for (``Table A``, ``Table
-    A (2)``): a restart with another --password or rules opens a new one beside them."""
+    A (2)``; no name asked: each named by its own number): a restart with another --password
+    or rules opens a new one beside them."""
     from scopa_net.server.host import same_name
     from scopa_net.server.table import Phase
 
     return [
         task.table
-        for task in host.tables.values()
-        if task.table.phase is Phase.WAITING and same_name(task.table.name, settings["name"])
+        for table_id, task in host.tables.items()
+        if task.table.phase is Phase.WAITING
+        and same_name(task.table.name, settings["name"] or f"table {table_id}")
     ]
 
 

@@ -501,11 +501,13 @@ class Host:
     def open_table_like(self, settings: dict) -> TableTask | None:
         """A table with these settings (see :func:`table_settings`) whose match is not over,
         waiting for players or in play, if there is one: a restarted host resumes its own
-        table rather than open another like it."""
+        table rather than open another like it. Settings without a name ask for a table named
+        by its number, as :meth:`create_table` names one ("table 2")."""
         for table_id, task in self.tables.items():
             if task.table.phase is Phase.OVER or task.closed_for_good:
                 continue
-            if same_table(self._settings[table_id], settings):
+            asked = settings if settings["name"] else {**settings, "name": f"table {table_id}"}
+            if same_table(self._settings[table_id], asked):
                 return task
         return None
 

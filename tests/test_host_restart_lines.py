@@ -181,3 +181,29 @@ def test_a_host_restarted_with_its_table_in_play_resumes_it_and_opens_no_other(
         ]
         assert "table 2" not in listed, listed
         assert "(2)" not in listed, listed
+
+
+def test_a_host_s_own_table_is_called_by_its_own_number(tmp_path: Path) -> None:
+    """Started after a match had been played on table 1, ``scopa-net host --players 2 --bots
+    1`` said "table 2 'table 1' is open" and ``join`` listed "table 2 'table 1'": a newcomer
+    told to pick table 1 could not tell which. A table opened without --table-name is called
+    by its own number, and the same command run again gives it back."""
+    db, port = tmp_path / "host.db", free_port()
+    trio.run(play_one_match, str(db))  # table 1: its match over
+    env = dict(os.environ) | {"XDG_DATA_HOME": str(tmp_path / "data")}
+    host = host_process(host_command(db, port, *README_HOST), env)
+    try:
+        said = [line for line in host.out if " is open" in line]
+        listed = listed_tables(port)
+    finally:
+        host.stop()
+    assert said == ["table 2 is open: 2 players, target 11, variants: none"]
+    assert "table 2: 2 players" in listed, listed
+    assert "'table 1'" not in listed, listed
+
+    again = host_process(host_command(db, port, *README_HOST), env)
+    try:
+        said = [line for line in again.out if " is open" in line]
+    finally:
+        again.stop()
+    assert said == ["table 2 is open again: 2 players, target 11, variants: none"]
