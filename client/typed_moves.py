@@ -15,6 +15,7 @@ from scopa_net.client.asking import Asking
 from scopa_net.client.moves import resolve_play
 from scopa_net.client.session import ConnectionState, SessionEndedError
 from scopa_net.client.style import text_line
+from scopa_net.client.table_words import in_a_sentence
 from scopa_net.errors import AmbiguousPlayError, IllegalPlayError, IllegalReason, NotationError
 from scopa_net.notation import format_card, parse_play, split_play
 from scopa_net.plays import Play
@@ -73,7 +74,7 @@ class TypedMoves:
         elif len(same) == 1:
             await self._play(Play(same[0], ()), True)
         elif same:
-            held = " and ".join(render.card_text(c, self.display) for c in same)
+            held = in_a_sentence([render.card_text(c, self.display) for c in same])
             self._error(f"You hold {held}: type the one to play.")
         else:
             self._error(f"You hold no card of {kind} {token}.")

@@ -82,6 +82,17 @@ async def test_refusals_say_why_and_change_nothing(table: Table, line: str, mess
     assert session.view == before
 
 
+async def test_a_rank_held_three_times_is_listed_as_a_sentence_lists() -> None:
+    """Bruno typed `K` holding three kings and read "You hold Kd♦ and Kh♥ and Kb♣: type the
+    one to play."; the cards are listed as a sentence lists them, and nothing is played."""
+    session = TableSession(match_dealt({0: "Kd Kh Kb", 1: "2h 2s Jd"}, "5s 2b 3h 4h"))
+    screen = Screen()
+    controller = Controller(session, Display(), screen.show, lambda: None)
+    await controller.handle_line("K")
+    assert screen.take() == "You hold Kd♦, Kh♥ and Kb♣: type the one to play."
+    assert session.submitted == []
+
+
 HOW_TO_TYPE_A_CARD = "a card is a rank and a suit, such as 7 of coins or 7d"
 
 
