@@ -119,6 +119,11 @@ def run(args: argparse.Namespace) -> int:
             if args.names or args.target is not None or args.variant:
                 return _fail("--resume carries on a saved tally: give no names, target or options")
             tally = store.load(args.resume) if args.resume else store.latest_unfinished()
+            if tally is None and not store.saved():
+                return _fail(
+                    "no tally to resume: none is saved on this machine; start one with the "
+                    "players' names, such as `scopa-net tally Ada Bruno`"
+                )
             if tally is None:
                 return _fail("no unfinished tally to resume; `scopa-net tally --list` shows all")
             if not store.hold(tally.id):

@@ -50,3 +50,18 @@ def test_a_folder_the_tally_cannot_use_is_status_5_in_one_line(
     out, err = capsys.readouterr()
     assert out == ""
     assert err == f"scopa-net: cannot save in {tmp_path}/scopa-net/tallies: Permission denied\n"
+
+
+def test_resume_with_no_tally_saved_says_how_to_start_one(tmp_path: Path) -> None:
+    """A newcomer quit a tally before any hand ("Nothing saved: no hand was entered."), ran
+    `scopa-net tally --resume` and read "no unfinished tally to resume; `scopa-net tally
+    --list` shows all": the list said "No saved tallies". With none saved, the line says
+    how to start one."""
+    first = run_scopa_net("tally", "Ada", "Bruno", home=tmp_path, input="quit\n")
+    assert first.returncode == 0, first.stderr
+    done = run_scopa_net("tally", "--resume", home=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "scopa-net: no tally to resume: none is saved on this machine; start one with the "
+        "players' names, such as `scopa-net tally Ada Bruno`\n"
+    )
