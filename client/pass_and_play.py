@@ -546,7 +546,9 @@ class PassAndPlayApp:
                 # Each seat's own client speaking: its deal check, its transcript, a warning.
                 style = "class:error" if "FAILED" in text else "class:notice"
                 if text.lower().startswith(DEAL_CHECK):
-                    line = f"{name}'s deal check: {text[len(DEAL_CHECK) :]}"
+                    # Read by everyone at the terminal: "you" would be anyone's.
+                    said = text[len(DEAL_CHECK) :].replace("dealer you", f"dealer {name}")
+                    line = f"{name}'s deal check: {said}"
                     self._in_seat_order(DEAL_CHECK, index, [FormattedText([(style, line)])])
                 elif text.startswith((TRANSCRIPT_SAVED, CHECK_IT, VERIFY)):
                     # A person's lines on their transcript together, the command whole.

@@ -263,6 +263,10 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
     checks = re.findall(r"(\w+)'s deal check: verified", text)
     assert checks
     assert checks == ["Ada", "Bruno"] * (len(checks) // 2)  # in seat order
+    # Read by both: "Bruno's deal check: verified (dealer you, ...)" left them to guess.
+    dealers = re.findall(r"deal check: verified \(dealer (\w+)", text)
+    assert dealers
+    assert set(dealers) <= {"Ada", "Bruno"}, dealers
     assert "Play again, all of you at this terminal" in text
     assert "No rematch." in text
     assert app.matches_over == len(answers)
