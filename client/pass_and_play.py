@@ -65,7 +65,9 @@ from scopa_net.client.session import (
     Session,
     VoidDeal,
 )
+from scopa_net.client.sitting_down import YOU_SIT_AT
 from scopa_net.client.style import Display
+from scopa_net.client.table_words import NOT_FULL_YET
 from scopa_net.client.toolbar import app_columns, shared_toolbar_text
 from scopa_net.client.typed_lines import TypedLines
 from scopa_net.errors import IllegalPlayError
@@ -545,6 +547,11 @@ class PassAndPlayApp:
             case Message(seat=None, text=text, local=True):
                 # Each seat's own client speaking: its deal check, its transcript, a warning.
                 style = "class:error" if "FAILED" in text else "class:notice"
+                if text.startswith(YOU_SIT_AT) or text.endswith(f"{NOT_FULL_YET}."):
+                    # Every seat is taken at once, by the people named on the command line:
+                    # "Carla: You sit at table 1, seat 2." and "Bruno: Waiting for 1 more
+                    # player" only puzzled them.
+                    return
                 if text.lower().startswith(DEAL_CHECK):
                     # Read by everyone at the terminal: "you" would be anyone's.
                     said = text[len(DEAL_CHECK) :].replace("dealer you", f"dealer {name}")

@@ -37,6 +37,9 @@ TOOK_A_SEAT = (
 blind one: the seat carries the snapshot it sat down with on (protocol.md 5.10, 9.7), and its
 transcript is of version 7 (6.1), at a blind table 8 (9.8)."""
 
+YOU_SIT_AT = "You sit at"
+"""How the line that says where a person sat down begins ("You sit at table 1, seat 2.")."""
+
 
 class SittingDown:
     """How a session takes its seat and starts it (see the module docstring)."""
@@ -118,7 +121,7 @@ class SittingDown:
                 session.notice(line)
         elif choice.create is None:
             table = table_label(table_id, info.name if info is not None else "")
-            session.notice(f"You sit at {table}, seat {joined.seat}.")
+            session.notice(f"{YOU_SIT_AT} {table}, seat {joined.seat}.")
             waiting = session._seating.players_awaited()
             if waiting:
                 session.notice(waiting_line(waiting))

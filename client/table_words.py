@@ -55,9 +55,12 @@ def in_a_sentence(names: list[str]) -> str:
     return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
+NOT_FULL_YET = "the match begins when every seat is taken"
+
+
 def waiting_for(count: int) -> str:
     """``waiting for 2 more players: the match begins when every seat is taken``."""
-    return f"waiting for {more_players(count)}: the match begins when every seat is taken"
+    return f"waiting for {more_players(count)}: {NOT_FULL_YET}"
 
 
 def waiting_line(count: int) -> str:

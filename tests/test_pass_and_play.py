@@ -268,6 +268,7 @@ def test_between_clears_only_the_person_at_the_keyboard_sees_a_hand(
     assert dealers
     assert set(dealers) <= {"Ada", "Bruno"}, dealers
     assert "Play again, all of you at this terminal" in text
+    assert "You sit at" not in text  # "Bruno: You sit at table 1 ..., seat 1." (everyone does)
     assert "No rematch." in text
     assert app.matches_over == len(answers)
     # Once answered, the question is not asked again under its answer ("y/n? n", then
@@ -490,6 +491,32 @@ def test_the_deal_checks_are_printed_in_seat_order_however_they_come_in() -> Non
         "Ada's deal check: verified (round 3)",
         "Bruno's deal check: verified (round 3)",
     ]
+
+
+def test_no_one_at_the_terminal_reads_that_the_table_waits_for_players() -> None:
+    """Three people at one terminal read "Carla: You sit at table 1 "Ada's table", seat 2."
+    and "Bruno: Waiting for 1 more player: the match begins when every seat is taken.",
+    though they had all sat down at once: a seat's sitting-down lines are not printed."""
+    from types import SimpleNamespace
+
+    from prompt_toolkit.formatted_text import FormattedText
+
+    from scopa_net.client.session import Message
+    from scopa_net.client.table_words import waiting_line
+
+    names = ("Ada", "Bruno", "Carla")
+    app = PassAndPlayApp(lambda: None, Display(color=False))  # type: ignore[arg-type,return-value]
+    printed: list[FormattedText] = []
+    app.printer = SimpleNamespace(show=printed.extend)  # type: ignore[assignment]
+    app.seats = [SimpleNamespace(state=SimpleNamespace(names=names, seat=s)) for s in range(3)]  # type: ignore[misc]
+    for seat, text in [
+        (2, 'You sit at table 1 "Ada\'s table", seat 2.'),
+        (1, 'You sit at table 1 "Ada\'s table", seat 1.'),
+        (1, waiting_line(1)),
+        (1, "a line the seat's client says"),
+    ]:
+        app._event(seat, Message(seat=None, text=text, local=True))
+    assert plain(printed).splitlines() == ["Bruno: a line the seat's client says"]
 
 
 def test_where_each_transcript_was_saved_is_printed_in_seat_order() -> None:
