@@ -32,7 +32,7 @@ from scopa_net.commands.options import (
     variants_epilog,
 )
 from scopa_net.commands.paths import data_dir
-from scopa_net.rules import RuleSet
+from scopa_net.rules import PLAYER_COUNTS, RuleSet
 from scopa_net.server.config import DEFAULT_PORT
 
 #: The longest --handover-pause.
@@ -395,20 +395,29 @@ def run_pass_and_play(
 def people(args: argparse.Namespace, rules: RuleSet) -> int:
     """How many people play: --humans; else in pass and play as many as --names names (2
     without it); else 1."""
-    seats = f"a table of {rules.players} has seats for 1 to {rules.players} people"
     if args.humans is None and args.pass_and_play and args.names:
         named = len(args.names.split(","))
         if named > rules.players:
-            raise CommandError(
-                f"--names names {named} people: {seats} (--players sets the table's size)"
-            )
+            raise CommandError(f"--names names {named} people: {_too_many(named, rules)}")
         if named < 2:
             raise CommandError("pass and play needs 2 or more people: --names Ada,Bruno")
         return named
     humans = args.humans if args.humans is not None else (2 if args.pass_and_play else 1)
     if not 1 <= humans <= rules.players:
-        raise CommandError(f"--humans {humans}: {seats} (--players sets the table's size)")
+        raise CommandError(f"--humans {humans}: {_too_many(humans, rules)}")
     return humans
+
+
+def _too_many(people: int, rules: RuleSet) -> str:
+    """Why ``people`` do not fit at the table, and the --players that seats them all: "a
+    table of 2 has seats for 1 to 2 people; --players 3 seats them all"."""
+    seats = f"a table of {rules.players} has seats for 1 to {rules.players} people"
+    fits = [n for n in PLAYER_COUNTS if n >= people]
+    if people <= rules.players:  # (none: --humans 0)
+        return seats
+    if not fits:
+        return f"{seats}; at most {PLAYER_COUNTS[-1]} play at one table"
+    return f"{seats}; --players {fits[0]} seats them all"
 
 
 def handover_seconds(text: str) -> float:

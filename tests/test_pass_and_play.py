@@ -61,11 +61,21 @@ def ada_and_bruno(
         (["--pass-and-play", "--humans", "1"], "pass and play needs --humans 2 or more"),
         (["--humans", "2", "--names", "Ada"], "--names needs 2 different names"),
         (["--pass-and-play", "--names", "Ada,ada"], "--names needs 2 different names"),
-        (["--humans", "3"], "--humans 3: a table of 2 has seats for 1 to 2 people (--players"),
+        (["--humans", "3"], "--humans 3: a table of 2 has seats for 1 to 2 people; --players 3"),
         (
+            # A newcomer added Carla to README's `--names Ada,Bruno` and read "(--players sets
+            # the table's size)": the line says the --players that seats them all.
             ["--pass-and-play", "--names", "Ada,Bruno,Carla"],
-            "--names names 3 people: a table of 2 has seats for 1 to 2 people (--players",
+            "--names names 3 people: a table of 2 has seats for 1 to 2 people; --players 3 "
+            "seats them all",
         ),
+        (
+            ["--pass-and-play", "--players", "4", "--names", "Ada,Bruno,Carla,Dino,Elena"],
+            "--names names 5 people: a table of 4 has seats for 1 to 4 people; --players 6 "
+            "seats them all",
+        ),
+        (["--humans", "7"], "a table of 2 has seats for 1 to 2 people; at most 6 play at one"),
+        (["--humans", "0"], "--humans 0: a table of 2 has seats for 1 to 2 people\n"),
         (["--pass-and-play", "--names", "Ada"], "needs 2 or more people: --names Ada,Bruno"),
         (
             # The host seated a name such as "Bot 2" as "Player 2" without a word.
