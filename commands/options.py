@@ -165,8 +165,9 @@ class ArgumentParser(argparse.ArgumentParser):
         message = (
             message.replace("argument ", "", 1) if message.startswith("argument ") else message
         )
-        from scopa_net.commands.usage_words import reworded, unknown_flags
+        from scopa_net.commands.usage_words import reworded, unknown_flags, what_is_missing
 
+        command = self.prog.rpartition(" ")[2]
         unknown = self._unknown_flags()
         if unknown and message.startswith(
             ("the following arguments are required", "unrecognized arguments")
@@ -174,8 +175,9 @@ class ArgumentParser(argparse.ArgumentParser):
             # `bots --bogus` said "the following arguments are required: address": the flag
             # mistyped is the mistake to tell (with the address given, it would be), and the
             # flag it most likely was ("unrecognized arguments: --plyers 2" named neither).
-            command = self.prog.rpartition(" ")[2]
             message = unknown_flags(unknown, self._option_string_actions, command)
+        elif message.startswith("the following arguments are required: "):
+            message = what_is_missing(command, message.partition(": ")[2])
         else:
             message = reworded(message)
         # "scopa-net: ...", as every other error and note of every command begins (say): the

@@ -54,6 +54,32 @@ def reworded(message: str) -> str:
     return message
 
 
+MISSING_SAYS = {
+    "bots": "the host's, such as 192.168.1.20, as the host printed it when it started",
+    "arena": "the two levels to pit against each other, such as `scopa-net arena hard medium`",
+}
+"""What a command given too few words needs, as a person can give it (``verify``'s below)."""
+
+
+def what_is_missing(command: str, missing: str) -> str:
+    """``missing`` (argparse's name for what a command needs, ``FILE``) as a person can give
+    it: ``verify`` alone (after "Check it any time with: scopa-net verify FILE") says where
+    this machine's transcripts are; see :data:`MISSING_SAYS` for the others."""
+    if command != "verify":
+        said = MISSING_SAYS.get(command)
+        return f"missing {missing}" + (f": {said}" if said else "")
+    import os
+
+    from scopa_net.client.files import shown_path
+    from scopa_net.commands.paths import data_dir
+
+    saved = shown_path(data_dir(os.environ) / "transcripts")
+    return (
+        f"missing {missing}: the transcripts to check, such as {saved}/* (every one saved on "
+        "this machine)"
+    )
+
+
 NOT_A_FLAG_HERE = {
     ("host", "--lan"): "a host is announced on the LAN without it (--no-advertise keeps it off)",
 }

@@ -244,7 +244,7 @@ CASES = [
         EXIT_USAGE,
         "scopa-net: unexpected word 'clubnight' on the command line (see `scopa-net host --help`)",
     ),
-    ("nothing to verify", ["verify"], (), EXIT_USAGE, "scopa-net: missing FILE (see"),
+    ("nothing to verify", ["verify"], (), EXIT_USAGE, "scopa-net: missing FILE: the transcripts"),
     (
         "a flag without its value",
         ["tally", "Ada", "Bruno", "--target"],
@@ -1008,6 +1008,47 @@ def piped_input(text: str) -> TextIO:
     os.write(write, text.encode())
     os.close(write)
     return os.fdopen(read)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (
+            ["verify"],
+            "scopa-net: missing FILE: the transcripts to check, such as "
+            "~/.local/share/scopa-net/transcripts/* (every one saved on this machine) (see "
+            "`scopa-net verify --help`)",
+        ),
+        (
+            ["bots"],
+            "scopa-net: missing address: the host's, such as 192.168.1.20, as the host printed "
+            "it when it started (see `scopa-net bots --help`)",
+        ),
+        (
+            ["arena", "hard"],
+            "scopa-net: missing LEVEL_B: the two levels to pit against each other, such as "
+            "`scopa-net arena hard medium` (see `scopa-net arena --help`)",
+        ),
+    ],
+)
+def test_a_command_given_too_few_words_says_what_to_give(
+    tmp_path: Path, argv: list[str], words: str
+) -> None:
+    """A newcomer read "Check it any time with: scopa-net verify FILE", typed `scopa-net
+    verify` and read "scopa-net: missing FILE (see ...)": what is missing is said as a person
+    gives it, here the folder their transcripts are saved in."""
+    env = dict(os.environ, HOME=str(tmp_path))
+    env.pop("XDG_DATA_HOME", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "scopa_net", *argv],
+        capture_output=True,
+        text=True,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        timeout=60,
+        check=False,
+    )
+    assert (done.returncode, done.stderr) == (EXIT_USAGE, words + "\n")
 
 
 def test_a_password_table_joined_from_a_script_without_one_names_the_flag(
