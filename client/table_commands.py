@@ -131,7 +131,7 @@ class TableCommands:
             folder = getattr(self.session, "transcripts_folder", None)
             if folder is not None:  # (a game dealt from --seed has no deal check)
                 lines.append(text_line(deal_words.help_line(shown_path(folder) + "/")))
-            keys = "Ctrl-C clears the line; Ctrl-D leaves."
+            keys = "Ctrl-C clears the line; Ctrl-D leaves, as quit does."
             lines.append(text_line(f"Tab completes; {keys}" if self._prompt else keys))
             self._show(lines)
         elif name == "board":

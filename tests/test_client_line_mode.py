@@ -181,7 +181,7 @@ def test_output_to_a_pipe_is_plain_lines_while_a_person_types(tmp_path: Path) ->
         assert game.stdout is not None
         out = read_until(game.stdout.fileno(), b"Your turn.\n")
         os.write(terminal, b"help\n")
-        out += read_until(game.stdout.fileno(), b"Ctrl-D leaves.\n")
+        out += read_until(game.stdout.fileno(), b"Ctrl-D leaves, as quit does.\n")
         os.write(terminal, b"quit\ny\n")
         rest, err = game.communicate(timeout=30)
     finally:
@@ -339,7 +339,8 @@ def test_ctrl_c_in_plain_at_a_terminal_clears_the_line_and_the_game_goes_on(
     lines = out.decode().replace("\r\n", "\n").splitlines()
     assert "^C" in lines  # the terminal's echo, then a line of its own for what is said
     assert "Ctrl-C clears the line; to leave, type quit or press Ctrl-D." in lines
-    assert "Ctrl-C clears the line; Ctrl-D leaves." in lines
+    # It said "Ctrl-D leaves.", and Ctrl-D asked "Really leave?" as quit does: it says so.
+    assert "Ctrl-C clears the line; Ctrl-D leaves, as quit does." in lines
     assert not [line for line in lines if "Tab completes" in line]
     assert lines[-1] == "Leaving the table."
 
