@@ -467,31 +467,56 @@ async def _open_table(host: Host, rules: RuleSet, args: argparse.Namespace) -> s
         going = "" if table.phase is Phase.WAITING else ", its match going on"
         label = table_label(table.table_id, table.name)
         return f"{label} is open again{going}: {_described(table, args)}"
-    others = _waiting_like(host, settings)  # before this one: opened with other settings
+    others = _going_on_like(host, settings)  # before this one: opened with other settings
     task = await host.create_table(  # without --table-name, named by its number
         args.table_name or "", rules, args.password, args.bots, level, blind=blind
     )
     line = f"{table_label(task.table.table_id, task.table.name)} is open: "
     line += _described(task.table, args)
     for other in others:
-        line += f"\n{table_label(other.table_id, other.name)}, opened with other settings, still "
-        line += "waits for players"
+        line += f"\n{table_label(other.table_id, other.name)}, opened with "
+        line += _other_settings(host.settings_of(other.table_id), settings)
+        line += ", still waits for players" if other.phase is Phase.WAITING else ", plays on"
     return line
 
 
-def _waiting_like(host: Host, settings: dict) -> list[Table]:
-    """Tables waiting for players under the name ``settings`` asks for (``Table A``, ``Table
-    A (2)``; no name asked: each named by its own number): a restart with another --password
-    or rules opens a new one beside them."""
+def _going_on_like(host: Host, settings: dict) -> list[Table]:
+    """Tables waiting for players or in play under the name ``settings`` asks for (``Table
+    A``, ``Table A (2)``; no name asked: each named by its own number): a restart with another
+    --password or rules opens a new one beside them."""
     from scopa_net.server.host import same_name
     from scopa_net.server.table import Phase
 
     return [
         task.table
         for table_id, task in host.tables.items()
-        if task.table.phase is Phase.WAITING
+        if task.table.phase is not Phase.OVER
+        and not task.closed_for_good
         and same_name(task.table.name, settings["name"] or f"table {table_id}")
     ]
+
+
+def _other_settings(opened: dict, asked: dict) -> str:
+    """How a table like the one asked was opened otherwise (both as :func:`table_settings`
+    says them), as its organiser can tell: a restart in a shell without $SCOPA_NET_PASSWORD
+    opened a second table, without a word on why. "a password (none is given now: ...)",
+    "another password", "target 3", ..., else "other settings"."""
+    said = []
+    if opened["password"] != asked["password"]:
+        if asked["password"] is None:
+            said.append(f"a password (none is given now: --password or ${PASSWORD_VARIABLE})")
+        else:
+            said.append("no password" if opened["password"] is None else "another password")
+    for key, words in (
+        ("players", f"{opened['players']} players"),
+        ("target", f"target {opened['target']}"),
+        ("variants", "variants: " + (", ".join(opened["variants"]) or "none")),
+        ("bots", f"--bots {opened['bots']}"),
+        ("blind", "a blind table" if opened.get("blind") else "an ordinary table"),
+    ):
+        if opened.get(key) != asked.get(key):
+            said.append(words)
+    return ", ".join(said) or "other settings"
 
 
 def _described(table: Table, args: argparse.Namespace) -> str:

@@ -498,6 +498,10 @@ class Host:
         )
         return task
 
+    def settings_of(self, table_id: int) -> dict:
+        """The settings table ``table_id`` was opened with (see :func:`table_settings`)."""
+        return dict(self._settings[table_id])
+
     def open_table_like(self, settings: dict) -> TableTask | None:
         """A table with these settings (see :func:`table_settings`) whose match is not over,
         waiting for players or in play, if there is one: a restarted host resumes its own

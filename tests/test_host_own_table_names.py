@@ -63,13 +63,42 @@ def test_a_second_table_of_the_same_command_has_a_name_of_its_own(tmp_path: Path
     for password, opened in (("new pw", 2), ("third pw", 3)):
         other = host_process(host_command(db, port, *CLUB, "--password", password), env)
         try:
-            said = other.out[2:4]
+            said = other.out[2]
+            beside = [line for line in other.out if ", opened with " in line]
             listed = _names(port)
         finally:
             other.stop()
-        assert said[0] == (
+        assert said == (
             f"table {opened} 'Table A ({opened})' is open: 2 players, target 11, variants: none; "
             "password needed"
         )
-    assert said[1] == ("table 2 'Table A (2)', opened with other settings, still waits for players")
+    assert beside == [
+        "table 1 'Table A', opened with another password, plays on",
+        "table 2 'Table A (2)', opened with another password, still waits for players",
+    ]
     assert listed == ["Table A (2)", "Table A (3)"]
+
+
+def test_a_restart_without_the_password_says_why_a_second_table_opened(tmp_path: Path) -> None:
+    """An organiser started `scopa-net host --players 2 --bots 1` with SCOPA_NET_PASSWORD set
+    (README), stopped it mid-match and started it again from another shell, without it: it
+    said "resumed 1 table (1 in play)" and "table 2 'table 1 (2)' is open", and nothing on why
+    a second table. The new table is called by its number, and the line under it says how the
+    first was opened otherwise."""
+    env = dict(os.environ) | {"HOME": str(tmp_path), "XDG_DATA_HOME": str(tmp_path / "data")}
+    db, port = tmp_path / "host.db", free_port()
+    readme = host_command(db, port, "--players", "2", "--bots", "1")
+    first = host_process(readme, env | {"SCOPA_NET_PASSWORD": "tombola"})
+    try:
+        trio.run(_sit_down, port, 1, "tombola")
+    finally:
+        first.stop()
+    env.pop("SCOPA_NET_PASSWORD", None)
+    again = host_process(readme, env)
+    again.stop()
+    said = [line for line in again.out if line.startswith("table ")]
+    assert said == [
+        "table 2 is open: 2 players, target 11, variants: none",
+        "table 1, opened with a password (none is given now: --password or $SCOPA_NET_PASSWORD), "
+        "plays on",
+    ]
