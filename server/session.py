@@ -29,7 +29,13 @@ from scopa_net.server.table_task import (
 from scopa_net.version_words import Reader, another_version, read_hello_refusal
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import SharedFrames
-from scopa_net.wire.connection import NEED_DATA, ConnectionClosed, HostConnection, State
+from scopa_net.wire.connection import (
+    MAX_PINGS,
+    NEED_DATA,
+    ConnectionClosed,
+    HostConnection,
+    State,
+)
 from scopa_net.wire.errors import ErrorCode, LocalProtocolError, ProtocolError, RefusalWhy
 
 if TYPE_CHECKING:
@@ -137,6 +143,9 @@ class PlayerSession:
         """The bucket of refused game-paced messages (plain floats, not a bucket object: one
         object less per connection for the host's collector to walk)."""
         self._tokens_at = trio.current_time()
+        self._pings_out = 0
+        """Pings this host queued that no ``pong`` has answered yet: at most ``MAX_PINGS``
+        (protocol.md 3.1), however long a peer that talks goes without answering them."""
 
     async def run(self) -> None:
         try:
@@ -290,7 +299,12 @@ class PlayerSession:
         self.outbox.close(m.Bye(reason=code.value, message=message[: m.TEXT_LEN]))
 
     def _send_ping(self) -> None:
-        if self.conn.state not in (State.HELLO, State.WELCOME, State.CLOSED):
+        """Ping a peer gone quiet, unless four pings are out already: a fifth would break
+        the bound of protocol.md 3.1 (the silence timeout still closes a peer gone)."""
+        if self.conn.state in (State.HELLO, State.WELCOME, State.CLOSED):
+            return
+        if self._pings_out < MAX_PINGS:
+            self._pings_out += 1
             self.outbox.reply(m.Ping(nonce=secrets.randbelow(2**32)))
 
     def _refill(self) -> None:
@@ -397,7 +411,7 @@ class PlayerSession:
         elif isinstance(msg, m.Ping):
             self.outbox.reply(m.Pong(nonce=msg.nonce))
         elif isinstance(msg, m.Pong):
-            pass
+            self._pings_out -= 1  # (the connection refuses a pong that answers no ping)
         elif isinstance(msg, m.ListTables):
             self.outbox.reply(m.Tables(tables=host.table_infos()))
         elif isinstance(msg, m.CreateTable):
