@@ -1119,7 +1119,7 @@ class TableTask:
             if s.open_to_newcomer
         }
         seat = self.table.join(msg.seat, msg.name, token_hash(token))
-        self._issued.add((seat, token_hash(token)))
+        self._keep_issued(seat, token_hash(token))
         s = self.table.seats[seat]
         outbox.joined_unsent = True  # until its writer hands the joined to the socket
         replies.append(
@@ -1221,9 +1221,7 @@ class TableTask:
         self._resume_times[msg.seat] = [*recent, now]
         token = secrets.token_bytes(TOKEN_BYTES)
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
-        live = {(msg.seat, h) for h in (*s.older_tokens, s.token_hash)}
-        self._issued = {t for t in self._issued if t[0] != msg.seat or t in live}
-        self._issued.add((msg.seat, token_hash(token)))
+        self._keep_issued(msg.seat, token_hash(token))
         replay = msg.last_seq >= s.base and s.seq - msg.last_seq <= self.config.replay_limit
         start = None if replay else self._catch_up_point(msg.seat)
         kept = None if replay else self._kept_from(msg.seat)
@@ -1265,6 +1263,15 @@ class TableTask:
         self._away_since.pop(msg.seat, None)
         log.info("table %s: %s resumed%s", table.table_id, self._who(msg.seat), _older(outbox))
         log.debug("table %s seat %s: epoch %s", table.table_id, msg.seat, epoch)
+
+    def _keep_issued(self, seat: int, issued: bytes) -> None:
+        """Remember ``issued`` as a token of this run for ``seat``, and forget the seat's
+        tokens that no longer hold it: a player joining and leaving again and again must not
+        grow this set without end."""
+        s = self.table.seats[seat]
+        live = {(seat, h) for h in (*s.older_tokens, s.token_hash)}
+        self._issued = {t for t in self._issued if t[0] != seat or t in live}
+        self._issued.add((seat, issued))
 
     def _attach(self, outbox: Outbox, seat: int, cursor: int) -> None:
         """Give the seat to this connection; it follows the log once its reply is queued."""

@@ -1,6 +1,6 @@
-"""A hostile peer against a real host over loopback TCP, on the paths added last: heartbeats
-with a peer that talks but never answers a ping, ... Each test is an attack that found a
-defect, kept so that it stays fixed (protocol.md's section in each docstring)."""
+"""A hostile peer against a real host over loopback TCP, on the paths added last (heartbeats,
+tokens, seats taken and given up). Each test is an attack that found a defect, kept so that it
+stays fixed; protocol.md's section is in each docstring."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import logging
 
 import pytest
 import trio
-from document_hostile import Peer
+from document_hostile import Peer, create, join
 from helpers import host_said
 from hosting import MakeHost
 
@@ -41,3 +41,26 @@ async def test_a_peer_that_talks_but_never_answers_a_ping_is_never_sent_a_fifth(
     assert await peer.stays_open()
     await peer.aclose()
     assert not [line for line in host_said(caplog) if "out of order" in line]
+
+
+async def test_joining_and_leaving_over_and_over_keeps_the_hosts_memory_of_tokens_bounded(
+    make_host: MakeHost,
+) -> None:
+    """3.6 (Memory): the host holds what it keeps to a bound. A table remembers the tokens it
+    issued this run (3.3: a token of an earlier run is held to the journal it started from),
+    but forgot a dead one only when its seat was resumed: a peer that joined and left again
+    and again (twenty requests a second, forever) grew that memory by one token a join."""
+    host = await make_host(bot_delay=30.0)  # the computer in the seat left plays slowly
+    peer = await Peer.connect(host.port)
+    await peer.hello()
+    await peer.send(create(players=2, bots=1))
+    table_id = (await peer.reply("table_created"))["table"]["id"]
+    task = host.tables[table_id]
+    for _ in range(20):
+        await peer.send(join(table_id, seat=0))
+        await peer.reply("joined")
+        await peer.send({"t": "leave", "away": False})
+        await peer.reply("left")
+    # Every token but the last holder's is dead (3.3: eight at most per seat are good).
+    assert len(task._issued) == 1, len(task._issued)
+    await peer.aclose()
