@@ -8,7 +8,7 @@ import logging
 
 import pytest
 import trio
-from document_hostile import Peer, create, join
+from document_hostile import Peer, create, join, packed
 from helpers import host_said
 from hosting import MakeHost
 
@@ -64,3 +64,30 @@ async def test_joining_and_leaving_over_and_over_keeps_the_hosts_memory_of_token
     # Every token but the last holder's is dead (3.3: eight at most per seat are good).
     assert len(task._issued) == 1, len(task._issued)
     await peer.aclose()
+
+
+@pytest.mark.parametrize("pings", [2, 4, 5])
+async def test_pings_that_share_a_nonce_are_each_answered(
+    make_host: MakeHost, caplog: pytest.LogCaptureFixture, pings: int
+) -> None:
+    """3.1, 3.6: each `ping` is answered by a `pong` with its nonce, and at most four are
+    unanswered; nothing says two pings in flight need two nonces. Two pings sharing one in a
+    write got no pong at all: the host counted them as one unanswered ping, so its own state
+    machine refused the second pong, the connection ended with no `bye`, and the host's log
+    said, as an ERROR, "host sent out of order: pong 7 answers no ping" (any peer could fill
+    the log so). Now they count as the pings they are: up to four get their pongs, a fifth
+    the four pongs then `bye rate_limited`, as with distinct nonces."""
+    caplog.set_level(logging.INFO, logger="scopa_net.host")
+    host = await make_host()
+    peer = await Peer.connect(host.port)
+    await peer.hello()
+    await peer.send_raw(packed({"t": "ping", "nonce": 7}) * pings)
+    if pings <= 4:
+        assert [(await peer.reply("pong"))["nonce"] for _ in range(pings)] == [7] * pings
+        assert await peer.stays_open()
+        await peer.aclose()
+    else:
+        ending = await peer.ending()
+        assert [(m["t"], m["nonce"]) for m in ending.before] == [("pong", 7)] * 4
+        assert ending.reason == "rate_limited"
+    assert not [line for line in host_said(caplog) if "out of order" in line]

@@ -351,6 +351,23 @@ def test_pongs_answer_pings_and_pings_are_limited() -> None:
     relay(host, player, m.Ping(nonce=99))
 
 
+def test_pings_that_share_a_nonce_are_each_answered_and_each_counted() -> None:
+    """3.1: each ping is answered by a pong with its nonce; two in flight may share one. Each
+    needs its own pong (a third is refused), and each counts toward the four unanswered."""
+    host, player = in_lobby()
+    relay(player, host, m.Ping(nonce=7))
+    relay(player, host, m.Ping(nonce=7))
+    relay(host, player, m.Pong(nonce=7))
+    relay(host, player, m.Pong(nonce=7))
+    with pytest.raises(LocalProtocolError, match="answers no ping"):
+        host.send(m.Pong(nonce=7))
+    for _ in range(MAX_PINGS):
+        relay(host, player, m.Ping(nonce=1))
+    with pytest.raises(LocalProtocolError) as info:
+        host.send(m.Ping(nonce=1))
+    assert info.value.code is ErrorCode.RATE_LIMITED
+
+
 def test_an_answer_names_a_move_this_connection_sent_and_not_yet_answered() -> None:
     """3.1: an ``ack`` or ``reject`` naming a ``move_id`` this connection never sent, or one
     answered already, is ``out_of_order`` (as a ``pong`` answering no ``ping``): a host answers

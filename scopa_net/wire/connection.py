@@ -200,7 +200,9 @@ class Connection:
         """Newest table event seq sent (host) or received (player); None until known."""
         self.version: int | None = None
         self._request: Message | None = None
-        self._pings: dict[Role, set[int]] = {Role.HOST: set(), Role.PLAYER: set()}
+        self._pings: dict[Role, Counter[int]] = {Role.HOST: Counter(), Role.PLAYER: Counter()}
+        """Each side's unanswered pings by nonce, counted: two pings may share a nonce, and
+        each is answered (and counted against :data:`MAX_PINGS`) on its own."""
         self._unanswered_moves: Counter[int] = Counter()
         """The ``move_id`` of each ``play`` this connection carried that no ``ack`` or
         ``reject`` has answered yet (protocol.md 3.1: an answer naming another is refused)."""
@@ -298,9 +300,9 @@ class Connection:
     def _ping(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
         assert isinstance(msg, m.Ping)
         pending = self._pings[sender]
-        if len(pending) >= MAX_PINGS:
+        if pending.total() >= MAX_PINGS:
             raise fault(ErrorCode.RATE_LIMITED, f"more than {MAX_PINGS} pings unanswered")
-        pending.add(msg.nonce)
+        pending[msg.nonce] += 1
         return target
 
     def _pong(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
@@ -309,7 +311,9 @@ class Connection:
         pending = self._pings[asker]
         if msg.nonce not in pending:
             raise fault(ErrorCode.OUT_OF_ORDER, f"pong {msg.nonce} answers no ping")
-        pending.discard(msg.nonce)
+        pending[msg.nonce] -= 1
+        if not pending[msg.nonce]:
+            del pending[msg.nonce]
         return target
 
     def _hello(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
