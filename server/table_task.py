@@ -1038,6 +1038,8 @@ class TableTask:
         except TableError as exc:
             if exc.code.fatal:  # a field this table cannot take (pos at an ordinary table...)
                 self._end_connection(outbox, exc)
+            elif isinstance(msg, m.Bye):
+                pass  # a bye from a seat not held here (any longer): nothing answers a bye
             else:
                 if isinstance(msg, PACED_BY_THE_GAME):  # counts against the limits (3.6)
                     outbox.refused_paced += 1

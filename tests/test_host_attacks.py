@@ -8,7 +8,7 @@ import logging
 
 import pytest
 import trio
-from document_hostile import Peer, create, join, packed
+from document_hostile import Peer, SeatedPeer, create, join, packed
 from helpers import host_said
 from hosting import MakeHost
 
@@ -91,3 +91,52 @@ async def test_pings_that_share_a_nonce_are_each_answered(
         assert [(m["t"], m["nonce"]) for m in ending.before] == [("pong", 7)] * 4
         assert ending.reason == "rate_limited"
     assert not [line for line in host_said(caplog) if "out of order" in line]
+
+
+@pytest.mark.parametrize("how", ["join refused", "resume refused", "after leaving"])
+async def test_a_deal_failed_bye_from_a_connection_holding_no_seat_stops_no_table(
+    make_host: MakeHost, how: str
+) -> None:
+    """3.8: `bye deal_failed` from a seated player makes the host tell the table why the seat
+    left. From a connection that had asked the table for something and held no seat there (a
+    `join` refused, even for a wrong password; a `resume` refused; a seat it left), the table
+    made an `error` answering a `bye`, a message no `error` may name: that raised inside the
+    table's task, which stopped the table as on a host fault, ending every player's connection
+    with `bye internal`. Anyone on the LAN could so stop any table, password or not."""
+    host = await make_host(bot_delay=0.2)
+    ada = await SeatedPeer.connect(host.port)
+    await ada.hello()
+    await ada.send(create(players=2, bots=1))
+    table_id = (await ada.reply("table_created"))["table"]["id"]
+    await ada.sit(table_id, name="Ada")
+    await ada.follow(lambda seat: seat.dealt, timeout=10)
+    mallory = await Peer.connect(host.port)
+    await mallory.hello()
+    if how == "join refused":
+        await mallory.send(join(table_id, seat=ada.seat_no, name="Mallory"))
+        assert (await mallory.reply("error"))["code"] == "seat_taken"
+    elif how == "resume refused":
+        resume = {"t": "resume", "table_id": table_id, "seat": 0, "token": bytes(16)}
+        await mallory.send({**resume, "last_seq": 0})
+        assert (await mallory.reply("error"))["code"] == "bad_token"
+    else:
+        opener = await Peer.connect(host.port)
+        await opener.hello()
+        await opener.send(create(players=2))
+        other = (await opener.reply("table_created"))["table"]["id"]
+        await mallory.send(join(other, name="Mallory"))
+        await mallory.reply("snapshot")
+        await mallory.send({"t": "leave", "away": False})
+        await mallory.reply("left")
+        table_id = other
+        await opener.aclose()
+    await mallory.send({"t": "bye", "reason": "deal_failed", "message": "round 1: a lie"})
+    assert (await mallory.ending()).bye is None  # it said bye: nothing comes back
+    assert table_id in host.tables
+    assert await ada.stays_open()
+    await ada.follow(lambda seat: seat.my_turn, timeout=10)
+    card, takes = ada.legal()
+    await ada.send({"t": "play", "move_id": 1, "after": ada.last_seq, "card": card,
+                    "captured": takes})  # fmt: skip
+    assert (await ada.reply("ack", "reject"))["t"] == "ack"
+    await ada.aclose()
