@@ -546,7 +546,9 @@ class BlindSeat:
         rec, seeds = r.record, list(e["seeds"])
         if not r.over or rec["seeds"] is not None:
             raise self.fail("blind_reveals before the round ended")
-        if len(seeds) != len(rec["keys"]) or seeds[0] is None:
+        # One seed per party: the host and each of `people` (9.1), also in a round void
+        # before the keys, whose record holds the host's key alone (9.9).
+        if len(seeds) != 1 + len(rec["people"]) or seeds[0] is None:
             raise self.fail("blind_reveals without one seed per party, the host's included")
         if r.party is not None:
             mine = seeds[r.party.number]

@@ -276,3 +276,35 @@ async def test_away_past_its_grace_period_it_is_absent_then_observes_the_next_ro
     (saved,) = (tmp_path / "bea" / "transcripts").iterdir()
     assert verify_any(decode_any(saved.read_bytes())).ok
     assert document_verify(saved.read_bytes()).ok
+
+
+async def test_a_round_void_before_another_persons_key_passes_at_its_seat() -> None:
+    """9.7, 9.9 (*void before the keys*): a person who drops before sending its key voids the
+    round once its grace period ends; its `blind_reveals` has one seed per party, the host's
+    and each person's (nil for the one absent), while the round's record holds the host's key
+    alone. The outsider counted the seeds against the keys it had (one) and stopped on
+    "blind_reveals without one seed per party"; it now plays on, and that round passes."""
+    with trio.fail_after(60):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, grace=1)
+            ada, bruno = DocumentBlindClient("Ada"), DocumentBlindClient("Bruno")
+            await ada.connect("127.0.0.1", host.port)
+            table_id = await ada.create_table(players=3, target=1, bots=1)
+            await ada.join(table_id)
+            await bruno.connect("127.0.0.1", host.port)
+            await bruno.join(table_id)
+            await bruno.play(last_event("blind_round"))
+            await bruno.drop()  # before its key
+            await ada.play()
+            await ada.quit()
+            nursery.cancel_scope.cancel()
+    seat = ada.seat
+    assert seat is not None
+    assert seat.match_over, seat.result
+    first = seat.rounds[0].record
+    assert first["void"] == {"reason": "absent", "offender": bruno.seat_no}
+    assert len(first["keys"]) == 1
+    assert first["seeds"][0] is not None
+    assert first["seeds"][1 + first["people"].index(bruno.seat_no)] is None
+    assert seat.verdicts[0].startswith(f"void: seat {bruno.seat_no} absent before every key")
+    assert len(seat.verdicts) == len(seat.rounds)
