@@ -25,7 +25,7 @@ import trio
 
 from scopa_net.fair.blind.record import VOID_ABSENT, VOID_FAILED_CHECK
 from scopa_net.fair.transcript import VOID_KINGS
-from scopa_net.names import clean_name, seat_named, table_label
+from scopa_net.names import clean_chat, clean_name, seat_named, table_label
 from scopa_net.score_line import score_line
 from scopa_net.server.blind_table import BlindTable
 from scopa_net.server.config import HostConfig
@@ -1412,7 +1412,8 @@ class TableTask:
         elif isinstance(msg, m.Bye):
             # The player's client stopped on a failed fair-deal check: tell the table why.
             who = table.seats[seat].name or f"seat {seat}"
-            notice = f"{who} left: the deal check failed at their seat ({msg.message})"
+            said = clean_chat(msg.message)  # (the host's log shows it too: made safe first)
+            notice = f"{who} left: the deal check failed at their seat ({said})"
             table.say(None, notice[: m.TEXT_LEN])
             log.warning("table %s: %s", table.table_id, notice)
         elif isinstance(msg, m.Rematch):

@@ -140,3 +140,30 @@ async def test_a_deal_failed_bye_from_a_connection_holding_no_seat_stops_no_tabl
                     "captured": takes})  # fmt: skip
     assert (await ada.reply("ack", "reject"))["t"] == "ack"
     await ada.aclose()
+
+
+async def test_the_words_of_a_deal_failed_bye_reach_the_hosts_log_cleaned(
+    make_host: MakeHost, caplog: pytest.LogCaptureFixture
+) -> None:
+    """3.3 (Names), 3.8: the host makes what a peer says safe before anyone reads it. The
+    message of a seated player's `bye deal_failed` went into the host's log as sent: the codec
+    refuses controls, but not a bidi override, a line separator or a zero-width space, so a
+    peer could turn round or break the line its organiser reads (the table's chat had it
+    cleaned)."""
+    caplog.set_level(logging.INFO, logger="scopa_net.host")
+    host = await make_host(bot_delay=5.0)
+    ada = await SeatedPeer.connect(host.port)
+    await ada.hello()
+    await ada.send(create(players=2, bots=1))
+    table_id = (await ada.reply("table_created"))["table"]["id"]
+    await ada.sit(table_id, name="Ada")
+    said = "round 1: \u202eelbat\u202c the\u2028deck\u200b was \u2066wrong\u2069"
+    await ada.send({"t": "bye", "reason": "deal_failed", "message": said})
+    await ada.ending()
+    with trio.fail_after(5):
+        while not [line for line in host_said(caplog) if "deal check failed" in line]:
+            await trio.sleep(0.01)
+    (line,) = [line for line in host_said(caplog) if "deal check failed" in line]
+    assert line.endswith(
+        "Ada left: the deal check failed at their seat (round 1: elbat the deck was wrong)"
+    )
