@@ -308,6 +308,8 @@ class Host:
             self._sessions.discard(session)
             if counted:
                 self._per_address[address] -= 1
+                if not self._per_address[address]:
+                    del self._per_address[address]  # (an address is not kept once gone)
             log.debug("connection %s closed", name)
             await trio.aclose_forcefully(stream)
 

@@ -167,3 +167,25 @@ async def test_the_words_of_a_deal_failed_bye_reach_the_hosts_log_cleaned(
     assert line.endswith(
         "Ada left: the deal check failed at their seat (round 1: elbat the deck was wrong)"
     )
+
+
+async def test_the_host_forgets_an_address_once_its_last_connection_is_closed(
+    make_host: MakeHost,
+) -> None:
+    """3.6 (Connections, Memory): the host counts the connections from each address, to
+    refuse the 33rd. It kept a count of 0 for every address it had ever heard from, so peers
+    coming from ever new addresses (an IPv6 host listening on `::` hears from as many as a
+    LAN's /64 holds) grew that memory without end. Here fifty loopback addresses connect,
+    say hello and go."""
+    host = await make_host()
+    for last in range(2, 52):
+        sock = trio.socket.socket()
+        await sock.bind((f"127.0.0.{last}", 0))
+        await sock.connect(("127.0.0.1", host.port))
+        peer = Peer(trio.SocketStream(sock))
+        await peer.hello()
+        await peer.aclose()
+    with trio.fail_after(5):
+        while host._sessions:
+            await trio.sleep(0.01)
+    assert dict(host._per_address) == {}
