@@ -165,6 +165,11 @@ class Host:
         self._next_id = 1
         self._per_address: Counter[str] = Counter()
         self.max_connections = connection_cap(config.max_connections)
+        self._refusing: str | None = None
+        """Why connections are being refused, once the first of a burst is logged: the
+        rest are counted (:attr:`_refused_quietly`), and the count logged once one is
+        taken again (a peer connecting over and over must not fill the organiser's screen)."""
+        self._refused_quietly = 0
         self._owner: dict[int, str] = {}
         """The address that created each table a player opened (held to its quota)."""
         self._settings: dict[int, dict] = {}
@@ -294,6 +299,12 @@ class Host:
         if refusal is not None:
             await self._refuse(stream, name, refusal)
             return
+        if self._refusing is not None:
+            if self._refused_quietly:
+                log.info(
+                    "%s more connections refused since (%s)", self._refused_quietly, self._refusing
+                )
+            self._refusing, self._refused_quietly = None, 0
         session = PlayerSession(self, stream, name, address=address)
         counted = False
         try:
@@ -314,8 +325,17 @@ class Host:
             await trio.aclose_forcefully(stream)
 
     async def _refuse(self, stream: trio.abc.Stream, name: str, why: str) -> None:
-        """Say ``bye too_many_connections`` before anything else (no ``welcome``) and close."""
-        log.info("connection %s refused: %s", name, why)
+        """Say ``bye too_many_connections`` before anything else (no ``welcome``) and close;
+        logged for the first of a burst refused so, counted for the rest."""
+        if why == self._refusing:
+            self._refused_quietly += 1
+        else:
+            if self._refused_quietly:
+                log.info(
+                    "%s more connections refused since (%s)", self._refused_quietly, self._refusing
+                )
+            log.info("connection %s refused: %s", name, why)
+            self._refusing, self._refused_quietly = why, 0
         bye = m.Bye(reason=ErrorCode.TOO_MANY_CONNECTIONS.value, message=why[: m.TEXT_LEN])
         with trio.move_on_after(1.0):
             with contextlib.suppress(trio.BrokenResourceError, trio.ClosedResourceError):

@@ -189,3 +189,33 @@ async def test_the_host_forgets_an_address_once_its_last_connection_is_closed(
         while host._sessions:
             await trio.sleep(0.01)
     assert dict(host._per_address) == {}
+
+
+async def test_connections_refused_in_a_burst_are_logged_once_then_counted(
+    make_host: MakeHost, caplog: pytest.LogCaptureFixture
+) -> None:
+    """3.6 (Connections): past its limit the host refuses a connection with `bye
+    too_many_connections`. It also wrote a line to its log for every one refused, so a peer
+    opening connection after connection filled its organiser's screen as fast as it could
+    connect. The first refusal of a burst is logged, the rest counted, and the count said
+    once the host takes a connection again."""
+    caplog.set_level(logging.INFO, logger="scopa_net.host")
+    host = await make_host(max_connections_per_address=2)
+    held = [await Peer.connect(host.port) for _ in range(2)]
+    for peer in held:
+        await peer.hello()
+    for _ in range(30):
+        refused = await Peer.connect(host.port)
+        assert (await refused.ending()).reason == "too_many_connections"
+    await held.pop().aclose()
+    with trio.fail_after(5):
+        while len(host._sessions) > 1:
+            await trio.sleep(0.01)
+    again = await Peer.connect(host.port)
+    await again.hello()
+    said = [line for line in host_said(caplog) if "refused" in line]
+    assert len(said) == 2, said
+    assert said[0].endswith("refused: at most 2 connections from one address")
+    assert said[1] == "29 more connections refused since (at most 2 connections from one address)"
+    await again.aclose()
+    await held[0].aclose()
