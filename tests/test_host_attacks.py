@@ -219,3 +219,42 @@ async def test_connections_refused_in_a_burst_are_logged_once_then_counted(
     assert said[1] == "29 more connections refused since (at most 2 connections from one address)"
     await again.aclose()
     await held[0].aclose()
+
+
+async def test_two_connections_racing_for_the_last_seat_one_sits_the_other_is_told(
+    make_host: MakeHost,
+) -> None:
+    """3.3: a `join` for a seat not open is `seat_taken`, and with seat nil at a table with
+    none open `table_full`; either leaves the connection in the lobby. Two joins for the
+    last seat, written at once on two connections (one naming it, one not), five times over:
+    one sits, the other is refused and stays, and the seat is held once. (Found nothing.)"""
+    host = await make_host(bot_delay=30.0)
+    owner = await Peer.connect(host.port)
+    await owner.hello()
+    for _ in range(5):
+        await owner.send(create(players=3, bots=1))
+        table_id = (await owner.reply("table_created"))["table"]["id"]
+        await owner.send(join(table_id, seat=0, name="Owner"))
+        await owner.reply("snapshot")
+        racers = [await Peer.connect(host.port) for _ in range(2)]
+        for peer in racers:
+            await peer.hello()
+        async with trio.open_nursery() as race:
+            race.start_soon(racers[0].send, join(table_id, seat=None, name="Nil"))
+            race.start_soon(racers[1].send, join(table_id, seat=1, name="One"))
+        answers = [await peer.reply("joined", "error") for peer in racers]
+        assert sorted(a["t"] for a in answers) == ["error", "joined"], answers
+        (refusal,) = [a for a in answers if a["t"] == "error"]
+        assert (refusal["code"], refusal["message"]) in {
+            ("table_full", f"table {table_id} has no open seat"),
+            ("seat_taken", "seat 1 is taken"),
+        }, refusal
+        loser = racers[answers.index(refusal)]
+        assert await loser.stays_open()
+        seats = host.tables[table_id].table.seats
+        assert [s.kind.value for s in seats] == ["human", "human", "bot"]
+        for peer in racers:
+            await peer.aclose()
+        await owner.send({"t": "leave", "away": False})
+        await owner.reply("left")
+    await owner.aclose()
