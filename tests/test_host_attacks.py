@@ -1,6 +1,7 @@
 """A hostile peer against a real host over loopback TCP, on the paths added last (heartbeats,
-tokens, seats taken and given up). Each test is an attack that found a defect, kept so that it
-stays fixed; protocol.md's section is in each docstring."""
+tokens, seats taken and given up, the host's own log). Each test is an attack that found a
+defect, kept so that it stays fixed, but the last (the race for a last seat: cheap, and raced
+nowhere else); protocol.md's section is in each docstring."""
 
 from __future__ import annotations
 
