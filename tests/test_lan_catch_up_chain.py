@@ -129,8 +129,10 @@ async def test_a_seat_taken_back_past_the_rounds_it_saw_saves_a_transcript_verif
     assert lines[-1].startswith(PARTLY_VERIFIED), lines
     (unseen,) = [n for n, line in enumerate(lines) if line.startswith("not checked: round")]
     assert re.fullmatch(
-        r"not checked: rounds? 1( to \d+)?: this seat did not see (it|them) \(caught up by "
-        r"snapshot after round \d+\); round (\d+) on is replayed on the match as the snapshot "
+        r"not checked: rounds? 1( to \d+)?: this seat did not see (it|them) \((caught up by "
+        r"snapshot after round \d+|it sat down in round \d+, or came back then having finished "
+        r"no round: the host's snapshot told it the match)\); round (\d+) on is replayed on the "
+        r"match as the snapshot "
         r"told it \(scores \[\d+, \d+\], (Ada \(seat 0, this file's seat\)|bot 1 \(seat 1\)) "
         r"dealing\): the "
         r"host's word, not checked here",
