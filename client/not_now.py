@@ -40,60 +40,60 @@ def goes_again(code: str, play: str) -> str:
 
 
 class NotNow(Generic[Key]):
-    """When each move refused for now is due to go again, and which of them were said (a
-    move is its ``move_id``; for seeds, the key is the message type)."""
+    """When each request refused for now is due to go again, and which of them were said,
+    each by its :data:`Key` (a move by its ``move_id``; a seed message by its type)."""
 
     def __init__(self) -> None:
         self._due: dict[Key, float] = {}
-        """``move_id`` -> when it goes again (the clock :meth:`refused` was given)."""
+        """Each key -> when it goes again (the clock :meth:`refused` was given)."""
         self._pause: dict[Key, float] = {}
-        """``move_id`` -> the pause before it went the last time it was refused."""
+        """Each key -> the pause before it went the last time it was refused."""
         self._told: set[Key] = set()
-        """Moves whose person was told they go again (once a move)."""
+        """Keys whose request the person was told goes again (once each)."""
         self._since: dict[Key, float] = {}
-        """``move_id`` -> when it was first refused (the clock :meth:`refused` was given)."""
+        """Each key -> when it was first refused (the clock :meth:`refused` was given)."""
 
-    def refused(self, move_id: Key, now: float) -> bool:
-        """The host refused ``move_id`` for now: it goes again after a pause. True the first
-        time for that move (the person is told then, not at every refusal)."""
-        pause = min(self._pause.get(move_id, FIRST_PAUSE / 2) * 2, LONGEST_PAUSE)
-        self._pause[move_id] = pause
-        self._due[move_id] = now + pause
-        self._since.setdefault(move_id, now)
-        first = move_id not in self._told
-        self._told.add(move_id)
+    def refused(self, key: Key, now: float) -> bool:
+        """The host refused ``key`` for now: it goes again after a pause. True the first
+        time for that key (the person is told then, not at every refusal)."""
+        pause = min(self._pause.get(key, FIRST_PAUSE / 2) * 2, LONGEST_PAUSE)
+        self._pause[key] = pause
+        self._due[key] = now + pause
+        self._since.setdefault(key, now)
+        first = key not in self._told
+        self._told.add(key)
         return first
 
-    def waited(self, move_id: Key, now: float) -> float:
-        """Seconds since the host first refused ``move_id`` for now (0: it is not refused)."""
-        return now - self._since.get(move_id, now)
+    def waited(self, key: Key, now: float) -> float:
+        """Seconds since the host first refused ``key`` for now (0: it is not refused)."""
+        return now - self._since.get(key, now)
 
     @property
     def next_due(self) -> float:
-        """When the next move goes again (infinity: none waits)."""
+        """When the next request refused for now goes again (infinity: none waits)."""
         return min(self._due.values(), default=math.inf)
 
     def due(self, now: float) -> list[Key]:
-        """The moves due to go again by ``now``, taken off the list (refused again, they are
+        """The keys due to go again by ``now``, taken off the list (refused again, they are
         put back by :meth:`refused`)."""
-        moves = [move_id for move_id, at in self._due.items() if at <= now]
-        for move_id in moves:
-            del self._due[move_id]
-        return moves
+        keys = [key for key, at in self._due.items() if at <= now]
+        for key in keys:
+            del self._due[key]
+        return keys
 
     def sent_again(self) -> None:
         """A new connection sends every unanswered move again (protocol.md 3.3): none waits
         for its pause any more (what was said stays said)."""
         self._due.clear()
 
-    def went_again(self, move_id: Key) -> bool:
-        """Whether ``move_id`` was refused for now and went again exactly as first sent (a
-        ``move_id_taken`` for it then says the host applied it as another play, 3.5)."""
-        return move_id in self._told
+    def went_again(self, key: Key) -> bool:
+        """Whether ``key`` was refused for now and went again exactly as first sent (a
+        move's ``move_id_taken`` then says the host applied it as another play, 3.5)."""
+        return key in self._told
 
-    def answered(self, move_id: Key) -> None:
-        """``move_id`` is answered (or given up): nothing more of it."""
-        self._due.pop(move_id, None)
-        self._pause.pop(move_id, None)
-        self._since.pop(move_id, None)
-        self._told.discard(move_id)
+    def answered(self, key: Key) -> None:
+        """``key`` is answered (or given up): nothing more of it."""
+        self._due.pop(key, None)
+        self._pause.pop(key, None)
+        self._since.pop(key, None)
+        self._told.discard(key)
