@@ -19,13 +19,19 @@ ROOMY = 1073741823
 """SQLite's default ``max_page_count``: the space freed."""
 
 
+async def between_writes(host: Host) -> None:
+    """Wait until the journal's writer thread is idle: the test may then touch the database
+    (synchronously, before the writer can start again)."""
+    with trio.fail_after(5):
+        while host.writer.writing:
+            await trio.sleep(0.001)
+
+
 async def until_the_journal_fails(host: Host) -> RawPlayer:
     """Fill the host's journal (SQLite's page limit: SQLITE_FULL, as a full disk) and make it
     write, from a player of another table chatting long lines, until a write fails. The host
     needs ``chat_lines`` room for those lines (10 000 will do)."""
-    with trio.fail_after(5):  # the journal's writer idle: the test may touch the database
-        while host.writer.writing:
-            await trio.sleep(0.001)
+    await between_writes(host)
     db = host.journal._db
     pages = db.execute("PRAGMA page_count").fetchone()[0]
     db.execute(f"PRAGMA max_page_count = {pages}")

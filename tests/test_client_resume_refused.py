@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import trio
 from faultproxy import FaultProxy
+from full_journal import between_writes
 from helpers import seat_for_reconnection
 from hosting import create, start_host
 from journal_copies import copy_journal, put_back
@@ -77,15 +78,14 @@ async def test_a_resume_refused_for_the_host_s_disk_is_tried_again(tmp_path: Pat
                 said: list[str] = []
                 nursery.start_soon(said_into, bea, said)
                 await until(lambda: bea.view is not None and bea.view.my_turn)
-                with trio.fail_after(5):  # the journal's writer idle: the test may touch it
-                    while host.writer.writing:
-                        await trio.sleep(0.001)
+                await between_writes(host)  # (the test may touch the journal)
                 # SQLite's page limit reached fails as a full disk does (SQLITE_FULL).
                 pages = db.execute("PRAGMA page_count").fetchone()[0]
                 db.execute(f"PRAGMA max_page_count = {pages}")
-                while host.writer.failing is None:  # chat until a write fails
-                    await bea.say("x" * 190)
-                    await trio.sleep(0.02)
+                with trio.fail_after(30):
+                    while host.writer.failing is None:  # chat until a write fails
+                        await bea.say("x" * 190)
+                        await trio.sleep(0.02)
                 proxy.cut_all()
                 await until(lambda: bea.connection is not ConnectionState.CONNECTED)
                 await trio.sleep(1.0)  # a few resumes refused meanwhile
@@ -270,8 +270,7 @@ async def test_a_round_the_host_tells_again_from_an_older_journal_gets_the_same_
                 (task,) = first.tables.values()
                 await until(lambda: task.table.round_no == 2)
                 await trio.sleep(0.2)
-                while first.writer.writing:
-                    await trio.sleep(0.01)
+                await between_writes(first)
                 copy_journal(db, copy)
                 await until(lambda: 1 in hands, 30)
                 await first.shutdown()

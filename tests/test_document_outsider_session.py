@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Callable
 from functools import partial
 from pathlib import Path
 
@@ -24,8 +23,10 @@ from document_outsider_session import (
     verify_transcript,
 )
 from document_referee import Table as DocumentTable
+from full_journal import between_writes, free_the_journal
 from hosting import CutOff, Through, start_host
 from journal_copies import copy_journal, put_back
+from person_screen import until
 
 from scopa_net.fair.commitments import fingerprint
 from scopa_net.server.host import Host
@@ -63,12 +64,6 @@ class RestartableHost:
     def round_no(self) -> int:
         assert self.host is not None
         return max((task.table.round_no for task in self.host.tables.values()), default=0)
-
-
-async def until(condition: Callable[[], bool], seconds: float = 30) -> None:
-    with trio.fail_after(seconds):
-        while not condition():
-            await trio.sleep(0.01)
 
 
 class Evening:
@@ -167,13 +162,6 @@ async def test_an_outsider_plays_through_two_cuts_and_a_restart_and_verifies_ver
         verify_transcript(data + b"\x00", key)
 
 
-async def _between_writes(host: Host) -> None:
-    """The journal's writer idle: the test may touch the database before it writes again."""
-    with trio.fail_after(5):
-        while host.writer.writing:
-            await trio.sleep(0.001)
-
-
 async def test_an_outsider_s_move_refused_storage_goes_again_by_itself_and_is_played(
     tmp_path: Path,
 ) -> None:
@@ -190,8 +178,8 @@ async def test_an_outsider_s_move_refused_storage_goes_again_by_itself_and_is_pl
 
             async def heal_later() -> None:
                 await trio.sleep(2.0)
-                await _between_writes(host)
-                db.execute("PRAGMA max_page_count = 1073741823")
+                await between_writes(host)
+                free_the_journal(host)
 
             async def fill_the_disk_on_her_turn(ada: OutsiderSeat, message: dict) -> None:
                 if message["t"] == "error" and message["ref"] is None:
@@ -200,7 +188,7 @@ async def test_an_outsider_s_move_refused_storage_goes_again_by_itself_and_is_pl
                 if full or message["t"] != "played" or r is None or r.to_move != ada.seat:
                     return
                 ada.thinking = True
-                await _between_writes(host)
+                await between_writes(host)
                 pages = db.execute("PRAGMA page_count").fetchone()[0]
                 db.execute(f"PRAGMA max_page_count = {pages}")
                 assert ada.wire is not None

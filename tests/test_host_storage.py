@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 import trio
+from full_journal import between_writes
 from hosting import create, start_host
 from rawplayer import RawPlayer, answer, close_links, close_opened, open_link, play_turn
 
@@ -63,21 +64,13 @@ async def _until_storage_fails(player: RawPlayer) -> int:
                     break
 
 
-async def _between_writes(host: Host) -> None:
-    """Wait until the journal's worker thread is idle: the test may then touch the database
-    (synchronously, before the writer can start again)."""
-    with trio.fail_after(5):
-        while host.writer.writing:
-            await trio.sleep(0.001)
-
-
 async def _storage_round_trip(
     host: Host, caplog: pytest.LogCaptureFixture, fail: Callable[[], None], heal: Callable[[], None]
 ) -> None:
     player, table = await _seated(host)
     chooser = make_player("random", 5)
     assert isinstance(await play_turn(player, table, chooser), m.Ack)
-    await _between_writes(host)
+    await between_writes(host)
     fail()
     await _until_storage_fails(player)
     # New work is refused at once, with a reason a person can read; the lobby still answers.
@@ -97,7 +90,7 @@ async def _storage_round_trip(
     cannot = [r for r in caplog.records if "cannot write" in r.getMessage()]
     assert len(cannot) == 1, [r.getMessage() for r in cannot]
     assert cannot[0].levelno == logging.ERROR
-    await _between_writes(host)
+    await between_writes(host)
     heal()
     with trio.fail_after(15):
         while not (
