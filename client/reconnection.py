@@ -244,7 +244,8 @@ class Reconnection:
                             state=ConnectionState.RECONNECTING,
                             detail=f"the host has been unreachable for {_duration(waited)}; still "
                             f"trying for up to {_duration(RECONNECT_FOR)}. Type quit to stop; "
-                            "your seat is kept",  # in brackets on the screen: none inside
+                            # (out of reach, its table may close meanwhile: as seat_kept_hint)
+                            f"{SEAT_KEPT_WHILE_OPEN}",  # in brackets on the screen: none inside
                         )
                     )
                 if not following:

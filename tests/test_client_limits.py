@@ -102,7 +102,7 @@ async def test_the_client_gives_up_after_the_reconnect_window(
         # Shown in brackets ("Connection: reconnecting (...)."): none inside, where it read
         # "Type quit to stop (your seat is kept))."
         said = r"the host has been unreachable for \d+ s; still trying for up to 5 min\. Type quit"
-        said += r" to stop; your seat is kept"
+        said += r" to stop; the host keeps your seat while the table is open"  # (as it ends)
         assert all(re.fullmatch(said, d) for d in reports[:2]), reports
         # Connected, then reconnecting until it gave up: never back in between.
         assert states[-2:] == [ConnectionState.RECONNECTING, ConnectionState.CLOSED]
