@@ -5,7 +5,6 @@ host on loopback)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -19,11 +18,24 @@ from scopa_net.client.session import ConnectionState
 from scopa_net.rules import RuleSet
 
 
-@dataclass
 class Gate:
-    """Whether a network takes nothing in just now."""
+    """Whether a network takes nothing in just now (open until :meth:`hold`)."""
 
-    held: bool = False
+    def __init__(self) -> None:
+        self._open = trio.Event()
+        self._open.set()
+
+    def hold(self) -> None:
+        """From now, what is sent waits until :meth:`let_go`."""
+        if self._open.is_set():
+            self._open = trio.Event()
+
+    def let_go(self) -> None:
+        self._open.set()
+
+    async def passed(self) -> None:
+        """Wait until the gate is open."""
+        await self._open.wait()
 
 
 class HeldSends(Through):
@@ -34,8 +46,7 @@ class HeldSends(Through):
         self.gate = gate
 
     async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        while self.gate.held:
-            await trio.sleep(0.01)
+        await self.gate.passed()
         await self.inner.send_all(data)
 
 
@@ -76,10 +87,10 @@ async def test_a_card_typed_again_on_the_same_board_is_played_and_answered_once(
         await until(lambda: her_turn(ada))
         card = legal_plays(ada.session.view)[0]
         if cut_while == "sent":
-            gate.held = True
+            gate.hold()
             await typing_cut_short(ada, card.text(), f"Sent {card.text()}; waiting")
         await network.cut()
-        gate.held = False
+        gate.let_go()
         await until(lambda: ada.session.connection is ConnectionState.RECONNECTING)
         if cut_while == "queued":
             await typing_cut_short(ada, card.text(), "queued:")
