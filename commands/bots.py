@@ -178,7 +178,10 @@ def run(args: argparse.Namespace) -> int:
     from_env = args.password is None and password is not None
     unlisted = None  # --table names a table the host did not list: its answer says why
     if not args.create and not listed(tables, args.table):
-        unlisted = UnlistedTable(args.table, f"{host}:{port}", tuple(tables))
+        where = f"{host}:{port}"
+        unlisted = UnlistedTable(
+            args.table, where, tuple(tables), opens_a_table=f"scopa-net bots {where} --create"
+        )
     elif not args.create:
         tables = _chosen_tables(tables, args.table, f"{host}:{port}")
         if args.table is not None and tables[0].password and password is None:

@@ -190,6 +190,9 @@ class UnlistedTable:
     table_id: int
     where: str
     tables: tuple[m.TableInfo, ...]
+    opens_a_table: str = ""
+    """The command that opens a table at this host for whoever asks (``bots`` opens its own
+    with --create); empty: ``scopa-net join --create``."""
 
     def refused(self, code: str, password_given: bool, message: str = "") -> str | None:
         """The line for the host's ``code`` refusing the join (``message``: its words), None
@@ -220,7 +223,8 @@ class UnlistedTable:
     def _after_match_over(self) -> str:
         """What to do at a host whose table's match is over: open a table, or take a seat
         at another."""
-        create = f"open a new table with `scopa-net join --create {self.where}`"
+        opener = self.opens_a_table or f"scopa-net join --create {self.where}"
+        create = f"open a new table with `{opener}`"
         ids = ", ".join(str(t.id) for t in self.tables)
         if not ids:
             return create

@@ -78,13 +78,14 @@ def test_join_at_a_table_whose_match_is_over_says_so_and_to_open_a_new_table(
 def test_bots_sent_to_a_table_whose_match_is_over_read_join_s_words(
     host: HostThread, capfd: pytest.CaptureFixture[str]
 ) -> None:
-    """`bots --table 1` there: the same line, with the table that has an open seat now."""
+    """`bots --table 1` there: the same line, with the table that has an open seat now, and
+    the command that opens a table for the bots (not `join --create`, which seats a person)."""
     ann_plays_to_the_end(host)
     host.call(host.host.create_table, "back room", RuleSet.of(2), None, 1, 1)
     assert main(["bots", host.address, "--table", "1", "--quiet"]) == EXIT_REFUSED
     assert capfd.readouterr().err.splitlines() == [
         f"scopa-net: the match at table 1 on {host.address} is over, so nobody can sit down "
-        f"there now; open a new table with `scopa-net join --create {host.address}`, or join "
+        f"there now; open a new table with `scopa-net bots {host.address} --create`, or join "
         f"one with an open seat now: 2 (`scopa-net join {host.address}` lists them)"
     ]
 
