@@ -41,6 +41,7 @@ import trio
 
 from scopa_net.blind_witness import BlindWitness, ToldRound
 from scopa_net.client.addresses import shown_address
+from scopa_net.client.blind_not_now import BLIND_SENDS
 from scopa_net.client.deal_check_stop import REVEAL_WAIT, DealCheckStop
 from scopa_net.client.end_of_match import FORFEIT, EndOfMatch
 from scopa_net.client.files import why_not_written
@@ -797,7 +798,7 @@ class NetworkSession:
             await self._reconnection.send_seed_when_quiet(link)
             due = min(self._seeds.receipt_due, self._words.losses_due)
             if link.conn.state is State.SEATED:  # (else nothing is sent: no wake-up for it)
-                due = min(due, self._not_now.next_due, self._seeds.not_now.next_due)
+                due = min(due, self._not_now.next_due, self._seeds.next_due)
             with trio.move_on_at(due) as waiting:
                 msg = await link.receive()  # cancel-safe: bytes read stay in the codec
             if waiting.cancelled_caught:
@@ -839,8 +840,10 @@ class NetworkSession:
                     log.info("host refused %s: %s", msg.ref, msg.message)
                     self._seeds.refused(msg, trio.current_time())
                 elif msg.ref in BLIND_SENDS:
-                    # A blind round's message sent again after a resume that the host had.
+                    # Refused for now, it goes again, the same (9.5); else one sent again
+                    # after a resume that the host had, or one whose stage is over.
                     log.info("host refused %s: %s", msg.ref, msg.message)
+                    self._seeds.blind_refused(msg, trio.current_time())
                 elif msg.ref is None:
                     # Sent unasked (a disk refusing the journal's writes, protocol.md 3.6):
                     # the host's news, shown as its notices are, not a refusal of anything.
@@ -980,7 +983,7 @@ class NetworkSession:
         assert self.mirror is not None and self.witness is not None and self._link is not None
         if e.seq <= self.mirror.seq:  # type: ignore[attr-defined]
             return False  # already seen (a replay overlapping what we had)
-        self._seeds.not_now.moved_on(e)  # a seed refused for now waits no more past its stage
+        self._seeds.moved_on(e)  # a message refused for now waits no more past its stage
         # Every check comes before the event is shown: a card that fails never reaches the
         # screen, and nothing ("Your turn.") follows a failed check.
         if isinstance(e, m.RoundCommit) and not isinstance(self.witness, BlindWitness):
@@ -1036,7 +1039,7 @@ class NetworkSession:
                 self._held_screen.hold()  # (this play, and what follows, until judged)
         if isinstance(self.witness, BlindWitness):
             for out in self.witness.take_outgoing():
-                await self._send_quietly(out)
+                await self._seeds.send_blind(out)
         begun = self.match_begun
         view = self.mirror.apply(e)
         if not begun and self.match_begun:
@@ -1266,9 +1269,6 @@ GOODBYE_WAIT = 1.0
 """How long a closing client tries to say ``bye`` to its host (seconds)."""
 SYNCING_POLL = 0.02
 """How often a message waiting for a resume's snapshot looks whether it was read (seconds)."""
-
-BLIND_SENDS = ("blind_key", "blind_shuffle", "blind_shares", "blind_reveal")
-"""What a seat sends at a blind table; a repeat after a reconnection is refused quietly."""
 
 
 def _hidden_in_replay(event: Event) -> bool:

@@ -668,6 +668,7 @@ class Reconnection:
         session._not_now.sent_again()  # (those refused for now go with the others)
         if session.check_deals:  # (the seed the round waits for goes as _seed_due says)
             session._seeds.not_now.forget_all()
+        session._seeds.blind_not_now.forget_all()  # (so does a blind round's, as owed)
         await self.resend_caught_up(link)
 
     def rewind(self, refusal: RefusedError) -> bool:

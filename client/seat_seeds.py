@@ -12,6 +12,7 @@ from typing import Any
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.blind_not_now import BlindNotNow
 from scopa_net.client.seeds_not_now import SeedsNotNow
 from scopa_net.client.session import Message
 from scopa_net.wire import messages as m
@@ -35,6 +36,8 @@ class SeatSeeds:
         self.not_now = SeedsNotNow()
         """The commitment or seed the host refused for now (its disk, a rate limit): it goes
         again, the same, while the round waits for it."""
+        self.blind_not_now = BlindNotNow()
+        """At a blind table, this seat's key, deck, shares or seed refused so: the same."""
 
     async def send(self, msg: m.SeedCommit | m.SeedReveal) -> None:
         """Send this seat's commitment or seed (a seed: its receipt is awaited from now)."""
@@ -42,6 +45,30 @@ class SeatSeeds:
         await self.session._link.send(msg)
         if isinstance(msg, m.SeedReveal):
             self.await_receipt(msg.round_id)
+
+    async def send_blind(self, msg: m.Message) -> None:
+        """Send this seat's part of a blind round (its key, deck, shares or seed), kept so
+        that a refusal for now sends the same again."""
+        self.blind_not_now.sent(msg)
+        await self.session._send_quietly(msg)
+
+    def blind_refused(self, msg: m.Error, now: float) -> None:
+        """The host answered this seat's blind message with ``msg``: for now, it goes again
+        (a wait long enough to notice said once); anything else ends it, unsaid."""
+        assert msg.ref is not None
+        said = self.blind_not_now.refused(msg.ref, msg.code, now)
+        if said is not None:
+            self.session.notice(said)
+
+    @property
+    def next_due(self) -> float:
+        """When the next message refused for now goes again (infinity: none waits)."""
+        return min(self.not_now.next_due, self.blind_not_now.next_due)
+
+    def moved_on(self, event: m.Message) -> None:
+        """A table event: a message refused for now waits no more once its stage is over."""
+        self.not_now.moved_on(event)
+        self.blind_not_now.moved_on(event)
 
     def refused(self, msg: m.Error, now: float) -> None:
         """The host answered this seat's ``seed_commit`` or ``seed_reveal`` with ``msg``: for
@@ -56,8 +83,12 @@ class SeatSeeds:
             self.session.notice(said)
 
     async def send_again(self, link: Any) -> None:
-        """Send again, exactly as before, the commitment or seed whose pause is over."""
-        for msg in self.not_now.due(trio.current_time()):
+        """Send again, exactly as before, the commitment, seed or blind message whose pause is
+        over."""
+        now = trio.current_time()
+        for msg in self.blind_not_now.due(now):
+            await link.send(msg)
+        for msg in self.not_now.due(now):
             await link.send(msg)
             if isinstance(msg, m.SeedReveal):
                 self.await_receipt(msg.round_id)
@@ -74,6 +105,7 @@ class SeatSeeds:
         session._seed_due = False
         if isinstance(w, BlindWitness):
             if w.owed is not None:  # what the blind round waits on from us, once more
+                self.blind_not_now.sent(w.owed)
                 await session._link.send(w.owed)
             return
         current = w.current

@@ -35,18 +35,22 @@ def seed_goes_again(code: str) -> str:
 
 
 class SeedsNotNow:
-    """The seed messages refused for now, when each goes again, and whether it was said."""
+    """The seed messages refused for now, when each goes again, and whether it was said (a
+    blind table's stage messages wait the same way: :mod:`~scopa_net.client.blind_not_now`)."""
+
+    SENDS: tuple[str, ...] = SEED_SENDS
+    """The types of message kept, as an ``error``'s ``ref`` names them."""
 
     def __init__(self) -> None:
-        self._sent: dict[str, m.SeedCommit | m.SeedReveal] = {}
-        """The last ``seed_commit`` and ``seed_reveal`` sent, by type: what a refusal names."""
-        self._held: dict[str, m.SeedCommit | m.SeedReveal] = {}
+        self._sent: dict[str, m.Message] = {}
+        """The last message of each type sent, by type: what a refusal names."""
+        self._held: dict[str, m.Message] = {}
         """Those refused for now and still waited for, by type: what goes again."""
         self._pauses: NotNow[str] = NotNow()
         self._said: set[str] = set()
         """Types whose wait the person was told of (once a message)."""
 
-    def sent(self, msg: m.SeedCommit | m.SeedReveal) -> None:
+    def sent(self, msg: m.Message) -> None:
         """``msg`` went to the host (first, or again)."""
         self._sent[msg.TYPE] = msg
 
@@ -63,6 +67,10 @@ class SeedsNotNow:
         if ref in self._said or self._pauses.waited(ref, now) < SAID_AFTER:
             return None
         self._said.add(ref)
+        return self._goes_again(ref, code)
+
+    def _goes_again(self, ref: str, code: str) -> str:
+        """The line a person reads while their ``ref`` waits (a seed, here)."""
         return seed_goes_again(code)
 
     def moved_on(self, event: m.Message) -> None:
@@ -78,7 +86,7 @@ class SeedsNotNow:
     def forget_all(self) -> None:
         """Nothing waits any more (a new round, or a new connection: the resume sends what
         the round still waits for, protocol.md 5.4)."""
-        for ref in SEED_SENDS:
+        for ref in self.SENDS:
             self._forget(ref)
 
     @property
@@ -86,7 +94,7 @@ class SeedsNotNow:
         """When the next held message goes again (infinity: none waits)."""
         return self._pauses.next_due if self._held else math.inf
 
-    def due(self, now: float) -> list[m.SeedCommit | m.SeedReveal]:
+    def due(self, now: float) -> list[m.Message]:
         """The held messages due to go again by ``now``: exactly as first sent."""
         return [self._held[ref] for ref in self._pauses.due(now) if ref in self._held]
 
