@@ -16,11 +16,12 @@ from pathlib import Path
 import pytest
 import trio
 from full_journal import free_the_journal, until_the_journal_fails
+from helpers import protocol_section
 from hosting import CutOff, Through, create, start_host
 from person_screen import Player, plays_the_first_legal_card, sit, until
 from rawplayer import close_links
 
-from scopa_net.client.blind_not_now import BlindNotNow, blind_goes_again
+from scopa_net.client.blind_not_now import BLIND_SENDS, WHAT_GOES, BlindNotNow, blind_goes_again
 from scopa_net.client.not_now import FIRST_PAUSE
 from scopa_net.client.seeds_not_now import SAID_AFTER
 from scopa_net.fair.blind.verifier import verify_any
@@ -201,3 +202,17 @@ def test_a_long_wait_is_said_once_in_the_seed_s_words() -> None:
         "Your random seed for the round just over goes to the host again in a moment, by "
         "itself: the host asks this client to slow down."
     )
+
+
+def test_protocol_md_9_5_says_what_our_client_does_and_reads() -> None:
+    """9.5 quotes the key's line as our client says it, names each other message's words, and
+    forbids a message made anew; 3.8 lists the blind messages among those ``storage`` refuses."""
+    text = " ".join(protocol_section("### 9.5").split())
+    assert f'("{blind_goes_again("blind_key", "storage")}";' in text
+    for ref in ("blind_shuffle", "blind_shares", "blind_reveal"):
+        assert f'"{WHAT_GOES[ref]} ..."' in text, ref
+    assert "exactly as it was (the same bytes), never one made anew" in text
+    errors = " ".join(protocol_section("### 3.8").split())
+    (storage,) = [row for row in errors.split("| `") if row.startswith("storage`")]
+    for ref in BLIND_SENDS:
+        assert f"`{ref}`" in storage, ref
