@@ -162,6 +162,8 @@ class Host:
             self.journal, threaded=self.journal.path != ":memory:", on_trouble=self._storage_trouble
         )
         self.tables: dict[int, TableTask] = {}
+        self._journal_down_at = 0.0
+        """When the journal last began to refuse writes (trio's clock)."""
         self._next_id = 1
         self._per_address: Counter[str] = Counter()
         self.max_connections = connection_cap(config.max_connections)
@@ -356,14 +358,16 @@ class Host:
                 "the host cannot save the game (its disk refuses writes); play waits and "
                 "nothing is lost; it carries on when it can save again"
             )
+            self._journal_down_at = trio.current_time()
             for session in list(self._sessions):
                 if session.seated:
                     session.outbox.reply(
                         m.Error(code=ErrorCode.STORAGE.value, message=text[: m.TEXT_LEN], ref=None)
                     )
             return
+        outage = trio.current_time() - self._journal_down_at
         for task in list(self.tables.values()):
-            task.notice("the host can save the game again; play on")
+            task.notice("the host can save the game again; play on", outage=outage)
 
     async def _watch_journal_file(self) -> None:
         """Every ``journal_check`` seconds: is the journal file still where it was opened?

@@ -68,13 +68,19 @@ OUTAGE = 1.0
 OWNER_WAIT = 2.0
 """Seconds the owner's ``left`` waits at most for the others' to be on their way."""
 """A journal write that kept the table waiting this long (seconds) extends its timers."""
+ROOM_AFTER_AN_OUTAGE = 10.0
+"""Seconds a seed or blind message refused ``storage`` has at least, once the journal is
+back, before its deadline: a client sends one refused so again after a pause of up to 5 s
+(protocol.md 3.5, 5.4, 9.5)."""
 
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A line the host itself says at the table (in its chat, seat nil)."""
+    """A line the host itself says at the table (in its chat, seat nil); ``outage``: the
+    journal could not be written for that many seconds, ending now (its timers move on)."""
 
     text: str
+    outage: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,6 +209,8 @@ class TableTask:
         self._unattended_since: float | None = trio.current_time()
         """Since when no connection has held a seat here (None: someone is here)."""
         self._paused_at: float | None = None
+        self._outages_seen = 0
+        """The journal's outages this table's timers were moved on for (:meth:`_journal_back`)."""
         self._closed = False
         """Closed because its owner left it for good: the task ends."""
         self.owner: int | None = None
@@ -396,10 +404,11 @@ class TableTask:
         await self._record_finish(abandoned=True)
         self.finished.set()
 
-    def notice(self, text: str) -> None:
-        """Say ``text`` at the table as the host (dropped if the table's inbox is full)."""
+    def notice(self, text: str, *, outage: float = 0.0) -> None:
+        """Say ``text`` at the table as the host (dropped if the table's inbox is full);
+        ``outage``: the journal is writable again after that many seconds (see :class:`Notice`)."""
         with contextlib.suppress(trio.WouldBlock, trio.ClosedResourceError):
-            self.send.send_nowait(Request(None, Notice(text)))
+            self.send.send_nowait(Request(None, Notice(text, outage)))
 
     async def _close_for_the_owner(self, name: str, owner: Outbox, seat: int) -> None:
         """The person whose terminal runs this host left the table for good: the match ends
@@ -484,8 +493,8 @@ class TableTask:
         self._let_go_of_forfeits()
         self.journal_entries += entries
         waited = trio.current_time() - began
-        if waited >= OUTAGE:
-            self._shift_timers(waited)
+        if waited >= OUTAGE and self.writer.outages == self._outages_seen:
+            self._shift_timers(waited)  # (a slow write; an outage is made up for as it ends)
         self._trim_logs()
 
     def _deliver(self, replies: list[tuple[Outbox, m.Message]], *, news: bool) -> None:
@@ -552,6 +561,17 @@ class TableTask:
     @property
     def _from_round_start(self) -> bool:
         return self.config.round_start_catch_up or isinstance(self.table, BlindTable)
+
+    def _journal_back(self, outage: float) -> None:
+        """The journal could not be written for ``outage`` seconds: every request that would
+        change the table was refused ``storage`` meanwhile (protocol.md 3.6), so the timers
+        that ran move on by it, whether or not a write of this table waited, and what the
+        round waits on has :data:`ROOM_AFTER_AN_OUTAGE` at least to come again."""
+        self._outages_seen = self.writer.outages
+        self._shift_timers(outage)
+        if self.table.waits_on_seats:
+            room = trio.current_time() + ROOM_AFTER_AN_OUTAGE
+            self._seed_deadline = max(self._seed_deadline, room)
 
     def _shift_timers(self, by: float) -> None:
         """The table was held (a journal write the disk refused for a while, or a pause):
@@ -742,8 +762,8 @@ class TableTask:
         phase = self.table.phase
         deadlines = list(self._grace_until.values())
         deadlines += [self._open_at(seat) for seat in self._away_since]
-        if self.table.waits_on_seats:
-            deadlines.append(self._seed_deadline)
+        if self.table.waits_on_seats and self.writer.failing is None:
+            deadlines.append(self._seed_deadline)  # (else: the journal's return wakes it)
         if phase is Phase.PLAY and self._bot_due is not None:
             deadlines.append(self._bot_due)
         if self.table.needs_round:
@@ -783,7 +803,11 @@ class TableTask:
                 if table.round_no == 1:
                     log.info("table %s: match %s begins: %s", *self._match_words())
                     await self._record_began()
-            elif table.waits_on_seats and now >= self._seed_deadline:
+            elif (
+                table.waits_on_seats
+                and now >= self._seed_deadline
+                and self.writer.failing is None  # (what they sent was refused: 3.6)
+            ):
                 self._close_seeds(now)
             elif not await self._bots_act(now):
                 await self._flush([])
@@ -878,6 +902,8 @@ class TableTask:
         replies: list[tuple[Outbox, m.Message]] = []
         outbox, msg = request.outbox, request.msg
         if isinstance(msg, Notice):
+            if msg.outage:
+                self._journal_back(msg.outage)
             self.table.say(None, msg.text)
             await self._flush(replies)
             return

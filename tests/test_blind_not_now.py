@@ -27,6 +27,7 @@ from scopa_net.client.seeds_not_now import SAID_AFTER
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.rules import RuleSet
+from scopa_net.server.table_task import ROOM_AFTER_AN_OUTAGE
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode as decode_frame
 
@@ -73,14 +74,21 @@ class _Watched(Through):
         await self.inner.send_all(data)
 
 
-async def refused_for_the_host_s_disk(tmp_path: Path, kind: str) -> tuple[Player, HeldOnce]:
+async def refused_for_the_host_s_disk(
+    tmp_path: Path, kind: str, *, seed_timeout: float = 30.0, told_for: float = 0.0
+) -> tuple[Player, HeldOnce]:
     """Ada, at a blind table against a computer player, to 1 point: her first ``kind``
-    reaches the host just after its journal fails; the journal is freed once she has been
-    told it goes again, and she plays round 1 out to its deal check."""
+    reaches the host just after its journal fails; the journal is freed ``told_for`` seconds
+    after she has been told it goes again (each stage due ``seed_timeout`` after it begins),
+    and she plays round 1 out to its deal check."""
     seated: list[Player] = []
     async with trio.open_nursery() as nursery:
         host = await start_host(
-            nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, chat_lines=10_000
+            nursery,
+            db=str(tmp_path / "host.db"),
+            bot_delay=0.01,
+            chat_lines=10_000,
+            seed_timeout=seed_timeout,
         )
         net = HeldOnce(host.port, kind)
 
@@ -98,6 +106,7 @@ async def refused_for_the_host_s_disk(tmp_path: Path, kind: str) -> tuple[Player
         chatter = await until_the_journal_fails(host)
         net.let_go.set()
         await until(lambda: seated and SAID[kind] in seated[0].lines, 15)
+        await trio.sleep(told_for)
         free_the_journal(host)
         await until(lambda: "Deal check:" in seated[0].text, 60)
         await close_links()
@@ -157,6 +166,20 @@ async def test_a_blind_message_refused_for_the_host_s_disk_goes_again_the_same(
     assert not [line for line in ada.lines if "the host refused" in line], ada.lines
 
 
+async def test_the_stage_s_deadline_waits_out_the_host_s_disk(tmp_path: Path) -> None:
+    """The host refuses Ada's key for its disk longer than the stage's deadline (3 s here,
+    30 s by default): the deadline moves on by the outage, as 3.6 says, so the key her client
+    sends again once the host can save is taken and round 1 is dealt. Before, the deadline
+    passed while the host refused her key and she read "Round 1 is void: the host says your
+    key did not reach it within its deadline" (fails before this change)."""
+    ada, net = await refused_for_the_host_s_disk(
+        tmp_path, "blind_key", seed_timeout=3.0, told_for=3.0
+    )
+    round_1_checked_with_her_party(ada)
+    assert "void" not in ada.text, ada.text
+    assert len(net.sent) >= 4, net.sent  # refused for some 7 s, longer than the deadline
+
+
 def test_the_stage_over_ends_the_wait_and_wrong_phase_stops_it_silently() -> None:
     """The keys relayed end a held key's wait; this seat's deck relayed, its shuffle's; the
     deal its shares are for relayed, theirs (another deal's does not); the seeds relayed, the
@@ -212,6 +235,9 @@ def test_protocol_md_9_5_says_what_our_client_does_and_reads() -> None:
     for ref in ("blind_shuffle", "blind_shares", "blind_reveal"):
         assert f'"{WHAT_GOES[ref]} ..."' in text, ref
     assert "exactly as it was (the same bytes), never one made anew" in text
+    limits = " ".join(protocol_section("### 3.6").split())
+    assert "nor a blind table's stage deadline (9.7), passes while the host cannot write" in limits
+    assert f"at least {ROOM_AFTER_AN_OUTAGE:g} seconds away" in limits
     errors = " ".join(protocol_section("### 3.8").split())
     (storage,) = [row for row in errors.split("| `") if row.startswith("storage`")]
     for ref in BLIND_SENDS:
