@@ -10,6 +10,7 @@ from typing import Any
 import trio
 
 from scopa_net.blind_witness import BlindWitness
+from scopa_net.client.blind_not_now import BLIND_SENDS, BlindNotNow
 from scopa_net.client.files import why_not_written
 from scopa_net.client.host_link import LINK_ERRORS
 from scopa_net.client.session import Message
@@ -118,16 +119,26 @@ class DealCheckStop:
             )
         )
         last = 0 if session.mirror is None else session.mirror.seq
+        held = BlindNotNow()  # the seed refused for now (the host's disk) goes again, the same
         with suppress(*LINK_ERRORS), trio.move_on_after(REVEAL_WAIT):
             for msg in out:
+                held.sent(msg)
                 await link.send(msg)
             while w.awaits_reveal:
-                msg = await link.receive()
-                if isinstance(msg, m.Ping):
-                    await link.send(m.Pong(nonce=msg.nonce))
-                elif msg.SEQUENCED and msg.seq > last:  # type: ignore[attr-defined]
-                    last = msg.seq  # type: ignore[attr-defined]
-                    w.observe_stopped(msg)
+                for again in held.due(trio.current_time()):
+                    await link.send(again)
+                got: m.Message | None = None
+                with trio.move_on_at(held.next_due):
+                    got = await link.receive()  # cancel-safe: bytes read stay in the codec
+                if got is None:
+                    continue  # its pause is over: the seed goes again
+                if isinstance(got, m.Ping):
+                    await link.send(m.Pong(nonce=got.nonce))
+                elif isinstance(got, m.Error) and got.ref in BLIND_SENDS:
+                    held.refused(got.ref, got.code, trio.current_time())  # (said above)
+                elif got.SEQUENCED and got.seq > last:  # type: ignore[attr-defined]
+                    last = got.seq  # type: ignore[attr-defined]
+                    w.observe_stopped(got)
         return w.named or exc
 
     def blind_culprit(self, exc: FairnessError) -> str | None:

@@ -16,17 +16,25 @@ from pathlib import Path
 import pytest
 import trio
 from full_journal import free_the_journal, until_the_journal_fails
-from helpers import protocol_section
+from helpers import no_kings_void, one_wrong_share, protocol_section
 from hosting import CutOff, Through, create, start_host
 from person_screen import Player, plays_the_first_legal_card, sit, until
 from rawplayer import close_links
 
+from scopa_net.bots.levels import make_player
 from scopa_net.client.blind_not_now import BLIND_SENDS, WHAT_GOES, BlindNotNow, blind_goes_again
+from scopa_net.client.bot_client import play_as_bot
+from scopa_net.client.network_session import (
+    DealCheckFailedError,
+    TableChoice,
+    open_network_session,
+)
 from scopa_net.client.not_now import FIRST_PAUSE
 from scopa_net.client.seeds_not_now import SAID_AFTER
 from scopa_net.fair.blind.verifier import verify_any
 from scopa_net.fair.blind.wire import decode_any
 from scopa_net.rules import RuleSet
+from scopa_net.server import blind_table
 from scopa_net.server.table_task import ROOM_AFTER_AN_OUTAGE
 from scopa_net.wire import messages as m
 from scopa_net.wire.codec import decode as decode_frame
@@ -178,6 +186,52 @@ async def test_the_stage_s_deadline_waits_out_the_host_s_disk(tmp_path: Path) ->
     round_1_checked_with_her_party(ada)
     assert "void" not in ada.text, ada.text
     assert len(net.sent) >= 4, net.sent  # refused for some 8 s, longer than the deadline
+
+
+async def test_a_stopped_seat_s_seed_refused_for_the_host_s_disk_goes_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ada's client stops on a failed check (the host's party gave her first card a wrong
+    share, 9.6) and sends its seed so that the round's reveal names the party at fault; the
+    host refuses that seed for its disk. Her client sends the same seed again until the host
+    can save, reads the reveal, and her banner names the host. Before, the seed went once:
+    the round was never voided, no reveal came within the 90 s wait, and her banner named
+    only the check (fails before this change)."""
+    no_kings_void(monkeypatch)  # (the round is not void before her check)
+    monkeypatch.setattr(blind_table, "BlindParty", one_wrong_share(0, 0))
+    async with trio.open_nursery() as nursery:
+        host = await start_host(
+            nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, chat_lines=10_000
+        )
+        net = HeldOnce(host.port, "blind_reveal")
+        stopped: list[DealCheckFailedError] = []
+
+        async def ada_plays() -> None:
+            with pytest.raises(DealCheckFailedError) as info:
+                async with open_network_session(
+                    "127.0.0.1", host.port, TableChoice(create=create(RuleSet.of(2, 3), bots=1,
+                    blind=True)), name="Ada", data_dir=tmp_path / "Ada",
+                    connector=net.network.connect,
+                ) as session:  # fmt: skip
+                    await play_as_bot(session, make_player("random", 1))
+            stopped.append(info.value)
+
+        nursery.start_soon(ada_plays)
+        with trio.fail_after(60):
+            await net.held.wait()
+        chatter = await until_the_journal_fails(host)
+        net.let_go.set()
+        await trio.sleep(4)  # refused, and sent again, a few times
+        free_the_journal(host)
+        await until(lambda: stopped, 60)
+        await close_links()
+        del chatter
+        nursery.cancel_scope.cancel()
+    banner = str(stopped[0])
+    assert banner.startswith("DEAL CHECK FAILED in round 1: no card"), banner
+    assert "At fault: the host (party 0)." in banner, banner
+    assert len(net.sent) >= 3, net.sent  # refused, then sent again
+    assert len(set(net.sent)) == 1, net.sent  # the same seed, byte for byte
 
 
 def test_the_stage_over_ends_the_wait_and_wrong_phase_stops_it_silently() -> None:
