@@ -8,7 +8,7 @@ tests/test_suite_guards.py).
 from __future__ import annotations
 
 import trio
-from hosting import create
+from hosting import CutOff, Through, create
 from rawplayer import RawPlayer, answer, open_link
 
 from scopa_net.rules import RuleSet
@@ -51,3 +51,29 @@ async def until_the_journal_fails(host: Host) -> RawPlayer:
 def free_the_journal(host: Host) -> None:
     """Give the journal room again (the disk freed): the host's next try saves."""
     host.journal._db.execute(f"PRAGMA max_page_count = {ROOMY}")
+
+
+class FirstFrameHeld:
+    """A person's network on which the first frame holding ``kind`` (the bytes of a frame
+    type, as msgpack writes it) waits until ``let_go`` is set, so that the test can fill the
+    host's journal meanwhile; every such frame sent is kept in ``sent``, as sent."""
+
+    def __init__(self, port: int, kind: bytes) -> None:
+        self.network = CutOff(port, wrap=lambda inner: _HeldThrough(inner, self))
+        self.kind = kind
+        self.held = trio.Event()
+        self.let_go = trio.Event()
+        self.sent: list[bytes] = []
+
+
+class _HeldThrough(Through):
+    def __init__(self, inner: trio.abc.Stream, watch: FirstFrameHeld) -> None:
+        super().__init__(inner)
+        self.watch = watch
+
+    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
+        if self.watch.kind in bytes(data):
+            self.watch.held.set()
+            await self.watch.let_go.wait()
+            self.watch.sent.append(bytes(data))
+        await self.inner.send_all(data)

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 import trio
-from full_journal import free_the_journal, until_the_journal_fails
+from full_journal import FirstFrameHeld, free_the_journal, until_the_journal_fails
 from helpers import no_kings_void, one_wrong_share, protocol_section
-from hosting import CutOff, Through, create, start_host
+from hosting import create, start_host
 from person_screen import Player, plays_the_first_legal_card, sit, until
 from rawplayer import close_links
 
@@ -57,34 +57,9 @@ def frame_type(kind: str) -> bytes:
     return bytes([0xA0 | len(kind)]) + kind.encode()
 
 
-class HeldOnce:
-    """Ada's network: the first frame of type ``kind`` waits until ``let_go`` is set (the test
-    fills the host's journal meanwhile); every such frame sent is kept, as sent."""
-
-    def __init__(self, port: int, kind: str) -> None:
-        self.network = CutOff(port, wrap=lambda inner: _Watched(inner, self))
-        self.kind = frame_type(kind)
-        self.held = trio.Event()
-        self.let_go = trio.Event()
-        self.sent: list[bytes] = []
-
-
-class _Watched(Through):
-    def __init__(self, inner: trio.abc.Stream, watch: HeldOnce) -> None:
-        super().__init__(inner)
-        self.watch = watch
-
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        if self.watch.kind in bytes(data):
-            self.watch.held.set()
-            await self.watch.let_go.wait()
-            self.watch.sent.append(bytes(data))
-        await self.inner.send_all(data)
-
-
 async def refused_for_the_host_s_disk(
     tmp_path: Path, kind: str, *, seed_timeout: float = 30.0, told_for: float = 0.0
-) -> tuple[Player, HeldOnce]:
+) -> tuple[Player, FirstFrameHeld]:
     """Ada, at a blind table against a computer player, to 1 point: her first ``kind``
     reaches the host just after its journal fails; the journal is freed ``told_for`` seconds
     after she has been told it goes again (each stage due ``seed_timeout`` after it begins),
@@ -98,7 +73,7 @@ async def refused_for_the_host_s_disk(
             chat_lines=10_000,
             seed_timeout=seed_timeout,
         )
-        net = HeldOnce(host.port, kind)
+        net = FirstFrameHeld(host.port, frame_type(kind))
 
         async def ada_plays() -> None:  # (she sits while her key may be held)
             ada = await sit(
@@ -203,7 +178,7 @@ async def test_a_stopped_seat_s_seed_refused_for_the_host_s_disk_goes_again(
         host = await start_host(
             nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, chat_lines=10_000
         )
-        net = HeldOnce(host.port, "blind_reveal")
+        net = FirstFrameHeld(host.port, frame_type("blind_reveal"))
         stopped: list[DealCheckFailedError] = []
 
         async def ada_plays() -> None:

@@ -13,8 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import trio
-from full_journal import free_the_journal, until_the_journal_fails
-from hosting import CutOff, Through, create, start_host
+from full_journal import FirstFrameHeld, free_the_journal, until_the_journal_fails
+from hosting import create, start_host
 from person_screen import Player, plays_the_first_legal_card, sit, until
 from rawplayer import close_links
 
@@ -37,32 +37,9 @@ SAID = (
 )
 
 
-class SeedHeld:
-    """Ada's network: the first frame holding ``kind`` waits until ``let_go`` is set (the test
-    fills the host's journal meanwhile); every such frame sent is kept, as sent."""
-
-    def __init__(self, port: int, kind: bytes) -> None:
-        self.network = CutOff(port, wrap=lambda inner: _Watched(inner, self))
-        self.kind = kind
-        self.held = trio.Event()
-        self.let_go = trio.Event()
-        self.sent: list[bytes] = []
-
-
-class _Watched(Through):
-    def __init__(self, inner: trio.abc.Stream, watch: SeedHeld) -> None:
-        super().__init__(inner)
-        self.watch = watch
-
-    async def send_all(self, data: bytes | bytearray | memoryview) -> None:
-        if self.watch.kind in bytes(data):
-            self.watch.held.set()
-            await self.watch.let_go.wait()
-            self.watch.sent.append(bytes(data))
-        await self.inner.send_all(data)
-
-
-async def seed_refused_for_the_host_s_disk(tmp_path: Path, kind: bytes) -> tuple[Player, SeedHeld]:
+async def seed_refused_for_the_host_s_disk(
+    tmp_path: Path, kind: bytes
+) -> tuple[Player, FirstFrameHeld]:
     """Ada, against a computer player, to 1 point: her first ``kind`` reaches the host just
     after its journal fails; the journal is freed once she has been told her seed waits, and
     she plays the round out (its deal check said)."""
@@ -70,7 +47,7 @@ async def seed_refused_for_the_host_s_disk(tmp_path: Path, kind: bytes) -> tuple
         host = await start_host(
             nursery, db=str(tmp_path / "host.db"), bot_delay=0.01, chat_lines=10_000
         )
-        net = SeedHeld(host.port, kind)
+        net = FirstFrameHeld(host.port, kind)
         ada = await sit(
             nursery, host, "Ada", tmp_path, create=create(RuleSet.of(2, 1), bots=1),
             connector=net.network.connect,
@@ -94,7 +71,7 @@ def sent_as(frame: bytes) -> m.Message:
     return decode_frame(frame[4:])
 
 
-def first_round_frames(net: SeedHeld) -> list[bytes]:
+def first_round_frames(net: FirstFrameHeld) -> list[bytes]:
     """The frames Ada's client sent for the first round it sent one for: a match to 1 point
     may go on to a round 2 (no point scored) before the test stops, whose own commitment or
     seed is another message."""
