@@ -248,13 +248,27 @@ class TableWords:
         seat, name and when (``time.time()``) the round is void if they are not back; None
         when it waits for nobody gone (the first seat lost, when several are)."""
         session = self.session
-        view = session.view
-        if view is None or view.round_over or not isinstance(session.witness, BlindWitness):
+        if not isinstance(session.witness, BlindWitness):
             return None
         for seat, until in sorted(self.awaited_until.items(), key=lambda item: item[1]):
-            if seat != session._seat and not session._seating.sits_out(seat):
+            sits_out = session._seating.sits_out(seat)
+            if seat != session._seat and not sits_out and self._round_waits_on(seat):
                 return seat, session._seating.names[seat], until
         return None
+
+    def _round_waits_on(self, seat: int | None) -> bool:
+        """Whether the blind round under way needs ``seat``'s person: in play, or its deal
+        being built (each party's part of the shuffle, protocol.md 9.7) with them a party.
+        Gone past their grace period, it is void either way."""
+        session = self.session
+        view = session.view
+        if view is not None and not view.round_over:
+            return True
+        witness = session.witness
+        current = witness.current if isinstance(witness, BlindWitness) else None
+        if current is None or current.over:
+            return False
+        return seat is None or seat in current.people
 
     def _taken_over_quietly(self, e: m.SeatStatus, was_away: bool) -> bool:
         """Whether ``e`` is half of a seat changing hands, said by the host's own line.
@@ -312,14 +326,13 @@ class TableWords:
             )
         if not isinstance(session.witness, BlindWitness):
             return f"{gone}; a computer plays for them {within}"
-        view = session.view
         if seat is not None and session._seating.sits_out(seat):
             # A computer plays the seat this round already: nothing of it waits on them.
             return (
                 f"{gone}; a computer plays their seat this round already "
                 "(the round goes on) and plays for them until they are back"
             )
-        if view is not None and not view.round_over:
+        if self._round_waits_on(seat):
             return (
                 f"{gone}; if they are not back {within} this round is "
                 "void (nobody else can open their cards) and a computer plays for them from "

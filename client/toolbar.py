@@ -46,11 +46,14 @@ def _turn(state: ClientState) -> str:
 
 
 def _awaited(state: ClientState) -> tuple[str, str] | None:
-    """Whom the blind round in play waits for, lost, at the turn or the deal they hold up,
-    and the time (``HH:MM:SS``) it is void unless they are back; None when it waits for
-    nobody gone."""
+    """Whom the blind round in play waits for, lost, at the turn or the deal they hold up
+    (the next round's deal too, being built with their part of the shuffle), and the time
+    (``HH:MM:SS``) it is void unless they are back; None when it waits for nobody gone."""
     view, awaited = state.view, state.awaited_away
-    if view is None or awaited is None or view.round_over or view.to_move not in (None, awaited[0]):
+    if awaited is None:
+        return None
+    building = view is None or view.round_over  # the next round's deal, built with them
+    if not building and view.to_move not in (None, awaited[0]):
         return None
     return awaited[1], time.strftime("%H:%M:%S", time.localtime(awaited[2]))
 
@@ -127,6 +130,11 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
         conn_text = f"no answer from the host for {state.unanswered_for} s"
     conn = ("class:toolbar.state", f" {conn_text} ")
     if view is None:
+        awaited = _awaited(state)
+        if awaited is not None:  # the first deal, being built, waits for them
+            waits = f" waiting for {awaited[0]} (back by {awaited[1]}, else this round is void) |"
+            short = f" waiting for {awaited[0]} (until {awaited[1]}) |"
+            return [[("", waits), conn], [("", short), conn], [("", " waiting |"), conn]]
         if state.players_awaited:  # not "waiting for the deal": no card comes until they do
             more = more_players(state.players_awaited)
             return [[("", f" waiting for {more} |"), conn], [("", " waiting |"), conn]]
