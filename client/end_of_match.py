@@ -41,6 +41,8 @@ class EndOfMatch:
         self.agreed_after: int | None = None
         """The match after which this client answered ``yes`` to playing again (None: it
         answered no, or has not answered yet)."""
+        self.answered_on: object = None
+        """The connection this client's last answer to playing again went on (None: none)."""
 
     async def match_over(self, e: m.MatchEnd, view: SeatView) -> bool:
         """The match ended (``match_end``): save its transcript, say where it is and the
@@ -124,10 +126,28 @@ class EndOfMatch:
         that a client taking it back knows it agreed (:meth:`agreed_here`)."""
         session = self.session
         self.agreed_after = session.match_no if agree else None
+        self.answered_on = session._link
         record = session._kept.record
         if record is not None:
             session._kept.record = replace(record, rematch_yes=session.match_no if agree else 0)
             session._kept.save_record()
+
+    async def answer_again_if_lost(self, e: m.RematchStatus) -> None:
+        """The vote ``e`` still waits for this seat, on a connection made since its person
+        answered: the answer was sent as the host stopped, or while it was out of reach, and
+        went with the connection; sent again now, once a connection (else the vote ran out
+        on them: "you did not answer in time"). On the connection it went on, a status that
+        still waits for it is one the host sent before the answer reached it."""
+        session = self.session
+        seat = session.seat
+        if e.state != "open" or session._rematch_answered != e.match_no:
+            return
+        if seat is None or seat >= len(e.votes) or e.votes[seat] != "waiting":
+            return
+        if session._link is None or session._link is self.answered_on:
+            return
+        self.answered_on = session._link
+        await session._send_quietly(m.Rematch(agree=self.agreed_after == e.match_no))
 
     def agreed_here(self, e: m.RematchStatus) -> bool:
         """Whether this seat answered ``yes`` to playing again after match ``e.match_no``

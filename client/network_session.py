@@ -1130,6 +1130,7 @@ class NetworkSession:
             if e.state == "agreed" and not self._end.agreed_here(e):
                 await self._end.leave_unagreed_match(e)
                 return True
+            await self._end.answer_again_if_lost(e)
             return self._rematch_status(e)
         elif isinstance(e, m.Chat):
             if e.seat is None:
