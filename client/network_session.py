@@ -426,6 +426,9 @@ class NetworkSession:
         """The command friends type to join the table this seat opened (``join --create``)."""
         self.match_no = 1
         """Which match at this table the seat plays (one more after each agreed rematch)."""
+        self.sat_out_said = 0
+        """The blind round this seat was told it sits out, for a deadline its client missed
+        (``SAT_OUT_SILENT``, which says the computer plays it and when the person plays again)."""
         self._rematch_answered: int | None = None
         """The match (its number) whose "play again?" this client has answered."""
         self.computer_plays: set[int] = set()
@@ -1065,6 +1068,7 @@ class NetworkSession:
             self.play_makers.clear()
             self._void_news = None
         if isinstance(e, m.BlindRound) and self._seating.sat_out_while_here(e):
+            self.sat_out_said = e.round_no  # (its board need not say it again)
             self._emit(Message(seat=None, text=SAT_OUT_SILENT, local=True))
             self._come_back_due = True
         if isinstance(e, m.Played) and e.seat == self.seat:

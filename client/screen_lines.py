@@ -110,8 +110,9 @@ class ScreenLines:
             self._say("No cards dealt yet.")
         else:
             # That a computer plays this seat this round is said once a round (on taking a
-            # seat during one, the session said it).
-            told = view.new_seat or self._sat_out_told == view.round_number
+            # seat during one, or sat out for a missed deadline, the session said it).
+            said = getattr(self.session, "sat_out_said", 0) == view.round_number
+            told = view.new_seat or said or self._sat_out_told == view.round_number
             if view.sitting_out:
                 self._sat_out_told = view.round_number
             names = self.state.names
