@@ -743,6 +743,16 @@ class TableTask:
             void.reason == VOID_ABSENT and offender is not None and self.table.seats[offender].away
         ):
             why = f"{self._who(offender)} stepped away"  # on purpose: no grace time ran out
+        elif (
+            void.reason == VOID_ABSENT
+            and offender is not None
+            and self.table.seats[offender].connected
+        ):
+            # Silent past a stage's deadline (a client suspended, a laptop asleep): not away.
+            why = (
+                f"{self._who(offender)} was connected but sent nothing in time "
+                f"(the deadline is {self.config.seed_timeout:g} s)"
+            )
         else:
             why = void_words(void.reason, None if offender is None else self._who(offender))
         round_no = self.table.last_void_round  # the round dealt next may have begun

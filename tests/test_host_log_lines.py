@@ -110,6 +110,32 @@ async def test_a_blind_round_void_for_a_player_away_says_who_in_the_log(
     assert void == f"table {table_id}: round 1 void: Dino (seat 0) was away past the grace time"
 
 
+async def test_a_blind_round_void_for_a_connected_player_silent_past_the_deadline_says_so(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Bruno's terminal was suspended (Ctrl-Z) as a blind round was set up: connected, his
+    client sent nothing, and past the deadline the round was void. The log said "round 3
+    void: Bruno (seat 1) was away past the grace time" (his screen and the others': "did not
+    send their shuffle in time"); the organiser looked for a player who had gone."""
+    caplog.set_level(logging.INFO, logger="scopa_net")
+    async with trio.open_nursery() as nursery:
+        host = await start_host(nursery, grace=30.0, bot_delay=0.0, seed_timeout=0.5)
+        assert host.port is not None
+        dino = await RawSeat.connect(host.port, auto_seeds=False)
+        table_id = await dino.create(create(RuleSet.of(2, 11), bots=1, blind=True))
+        await dino.join(table_id, name="Dino")  # connected, and silent at the shuffle
+        await until_said(caplog, "void")
+        await dino.stream.aclose()
+        await host.shutdown()
+        nursery.cancel_scope.cancel()
+    host.journal.close()
+    (void,) = [line for line in said(caplog) if "void" in line]
+    assert void == (
+        f"table {table_id}: round 1 void: Dino (seat 0) was connected but sent nothing in time "
+        "(the deadline is 0.5 s)"
+    )
+
+
 def test_every_reason_for_a_void_reads_in_words() -> None:
     assert void_words("kings", None) == "three or more kings on the opening table; dealt again"
     assert (
