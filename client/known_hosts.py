@@ -8,6 +8,9 @@ from pathlib import Path
 from scopa_net.client.files import append_line, make_private_folder, replace_file
 from scopa_net.fair.commitments import fingerprint
 
+REPLACED_HOSTS = "replaced_hosts"
+"""Beside ``known_hosts``: the keys ``--accept-new-key`` replaced, as ``address hexkey`` lines,
+so that ``scopa-net verify`` still trusts what those hosts signed while they were pinned."""
 OWN_HOSTS = "own_hosts"
 """Under the data directory: the keys of the hosts that ran inside this client (``play``),
 one a line, so that ``scopa-net verify`` trusts their transcripts as it trusts pinned hosts."""
@@ -56,8 +59,11 @@ class KnownHosts:
         if self.path is None:
             return
         pins = self._pins()
+        replaced = pins.get(address)
         pins[address] = key.hex()
         make_private_folder(self.path.parent)
+        if replaced is not None and replaced != key.hex():
+            append_line(self.path.with_name(REPLACED_HOSTS), f"{address} {replaced}")
         # Whole, never cut short: every host past a cut would be met as new.
         pinned = "".join(f"{a} {k}\n" for a, k in pins.items()).encode()
         replace_file(self.path, pinned, mode=0o600)

@@ -6,7 +6,8 @@ means to a player (:mod:`scopa_net.fair.plain_words`), then the verdict itself a
 file that cannot be read says why in the same words (empty, cut short, not a transcript).
 
 The host key must be one the player trusts: a ``--pin`` given, or else one this client pinned
-when it played (its ``known_hosts``), a host ``play`` ran in it (``own_hosts``) or a host whose
+when it played (its ``known_hosts``, and ``replaced_hosts``: keys pinned until ``join
+--accept-new-key`` replaced them), a host ``play`` ran in it (``own_hosts``) or a host whose
 default journal is on this machine (its ``host.key``, and ``play --lan``'s), so a file
 re-signed whole under another key is refused, not just shown. With no key to compare with at all
 (no ``--pin``, nothing pinned), the fingerprint is only shown, for the player to compare with
@@ -121,7 +122,12 @@ def run(args: argparse.Namespace) -> int:
                 lan_host_db(os.environ).with_suffix(".key"),
             ]
         )
-        pins = pinned_keys(here / "own_hosts") | pinned_keys(here / "known_hosts") | own
+        pins = (
+            pinned_keys(here / "replaced_hosts")  # pinned once, until --accept-new-key
+            | pinned_keys(here / "own_hosts")
+            | pinned_keys(here / "known_hosts")
+            | own
+        )
     me = _my_name()
     named, args.files = args.files, given_files(args.files)
     if args.since is not None:
