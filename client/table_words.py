@@ -333,8 +333,15 @@ class TableWords:
                 "(the round goes on) and plays for them until they are back"
             )
         if self._round_waits_on(seat):
+            # Its deal being built, the board still shows the round before, just over.
+            view = session.view
+            which = (
+                "this round"
+                if view is not None and not view.round_over
+                else "the round being dealt"
+            )
             return (
-                f"{gone}; if they are not back {within} this round is "
+                f"{gone}; if they are not back {within} {which} is "
                 "void (nobody else can open their cards) and a computer plays for them from "
                 "the next round"
             )

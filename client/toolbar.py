@@ -31,7 +31,8 @@ def _turn(state: ClientState) -> str:
         return "Enter: next round"
     awaited = _awaited(state)
     if awaited is not None:
-        return f"waiting for {awaited[0]} (back by {awaited[1]}, else this round is void)"
+        which = "the round being dealt" if view.round_over else "this round"
+        return f"waiting for {awaited[0]} (back by {awaited[1]}, else {which} is void)"
     if view.to_move is None and not view.round_over and _between_deals(view):
         return "dealing"
     if view.round_over or view.to_move is None:
@@ -132,7 +133,10 @@ def _versions(state: ClientState) -> list[StyleAndTextTuples]:
     if view is None:
         awaited = _awaited(state)
         if awaited is not None:  # the first deal, being built, waits for them
-            waits = f" waiting for {awaited[0]} (back by {awaited[1]}, else this round is void) |"
+            waits = (
+                f" waiting for {awaited[0]} (back by {awaited[1]}, else the round being dealt "
+                "is void) |"
+            )
             short = f" waiting for {awaited[0]} (until {awaited[1]}) |"
             return [[("", waits), conn], [("", short), conn], [("", " waiting |"), conn]]
         if state.players_awaited:  # not "waiting for the deal": no card comes until they do
