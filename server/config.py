@@ -65,6 +65,10 @@ class HostConfig:
     resume_burst: int = 20
     resume_window: float = 10.0
     """At most ``resume_burst`` resumes of one seat in any ``resume_window`` seconds."""
+    seat_changes: int = 20
+    """Changes of one seat (a ``join``, a ``resume`` bringing its player back, a ``rename``)
+    in one round, from its ``round_commit`` to the next: every event of a round is kept for
+    replay, and a round may stall as long as a connected person does not play."""
     max_chat_lines: int = 2000
     """Chat lines one table takes in all (a bound on its journal and memory)."""
     pause_after: float = 120.0

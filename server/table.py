@@ -519,6 +519,17 @@ class Table:
 
     def join(self, seat: int | None, name: str, new_token_hash: bytes) -> int:
         """Seat a new player; returns the seat number."""
+        seat = self.seat_to_join(seat)
+        name = self.seat_name(seat, name)
+        if self.seats[seat].kind is SeatKind.HUMAN:
+            # Its player was away too long: they leave for good now, as with ``leave``.
+            self._commit("leave", {"seat": seat})
+        self._commit("join", {"seat": seat, "name": name, "token_hash": new_token_hash})
+        return seat
+
+    def seat_to_join(self, seat: int | None) -> int:
+        """The seat a ``join`` asking for ``seat`` (None: the first open) takes, or
+        TableError saying why none (protocol.md 3.3)."""
         if self.phase is Phase.OVER:
             raise TableError(ErrorCode.TABLE_FULL, "the match at this table is over")
         if seat is None:
@@ -531,11 +542,6 @@ class Table:
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is not a seat at this table")
         elif not self.open_to(seat):
             raise TableError(ErrorCode.SEAT_TAKEN, f"seat {seat} is taken")
-        name = self.seat_name(seat, name)
-        if self.seats[seat].kind is SeatKind.HUMAN:
-            # Its player was away too long: they leave for good now, as with ``leave``.
-            self._commit("leave", {"seat": seat})
-        self._commit("join", {"seat": seat, "name": name, "token_hash": new_token_hash})
         return seat
 
     def open_to_newcomers(self, seat: int) -> bool:

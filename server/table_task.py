@@ -32,6 +32,7 @@ from scopa_net.server.config import HostConfig
 from scopa_net.server.journal_writer import JournalWriter
 from scopa_net.server.outbox import Outbox
 from scopa_net.server.round_start import RoundStart
+from scopa_net.server.seat_changes import SeatChanges
 from scopa_net.server.table import (
     Phase,
     SeatKind,
@@ -204,6 +205,9 @@ class TableTask:
         """Journal entries this table has written (reported when it finishes)."""
         self._resume_times: dict[int, list[float]] = {}
         self._rename_times: dict[int, list[float]] = {}
+        self._changes = SeatChanges(config.seat_changes)
+        """Seat changes (arrivals, returns, new names) per seat in the round in play: a
+        round that never ends must not grow every seat's log without end (protocol.md 3.6)."""
         self._left: dict[int, str] = {}
         """Seats left for good, each with the name of who left it (``Carla``), for the log."""
         self._unattended_since: float | None = trio.current_time()
@@ -557,6 +561,13 @@ class TableTask:
     def _kept_from(self, seat: int) -> RoundStart | None:
         """The table's :meth:`~Table.kept_from`, as :meth:`_catch_up_point` says."""
         return self.table.kept_from(seat) if self._from_round_start else None
+
+    @property
+    def _round_key(self) -> tuple[int, int] | None:
+        """The round in play (the latest opened), for counting seat changes; None before
+        the match's first round."""
+        table = self.table
+        return None if table.round_no == 0 else (table.match_no, table.round_no)
 
     @property
     def _from_round_start(self) -> bool:
@@ -1156,7 +1167,10 @@ class TableTask:
             for i, s in enumerate(self.table.seats)
             if s.open_to_newcomer
         }
-        seat = self.table.join(msg.seat, msg.name, token_hash(token))
+        wanted = self.table.seat_to_join(msg.seat)
+        self._changes.check(self._round_key, wanted, "join")
+        seat = self.table.join(wanted, msg.name, token_hash(token))
+        self._changes.count(self._round_key, seat)
         self._keep_issued(seat, token_hash(token))
         s = self.table.seats[seat]
         outbox.joined_unsent = True  # until its writer hands the joined to the socket
@@ -1236,7 +1250,10 @@ class TableTask:
                 f"at most {self.config.resume_burst} resumes of a seat in "
                 f"{self.config.resume_window:.0f} s; wait a moment",
             )
-        # Both checked before a token is issued: a refused resume burns nothing.
+        back = not s.connected or s.stand_in or s.grace or s.away  # a seat_status (3.4)
+        if back:
+            self._changes.check(self._round_key, msg.seat, "resume")
+        # All checked before a token is issued: a refused resume burns nothing.
         started = self._from_journal[msg.seat]
         if msg.last_seq > started and (msg.seat, token_hash(msg.token)) not in self._issued:
             # A token of an earlier run: what its holder saw past the journal this run
@@ -1257,6 +1274,8 @@ class TableTask:
                 current_seq=s.seq,
             )
         self._resume_times[msg.seat] = [*recent, now]
+        if back:
+            self._changes.count(self._round_key, msg.seat)
         token = secrets.token_bytes(TOKEN_BYTES)
         epoch = table.resume(msg.seat, token_hash(token), presented=presented)
         self._keep_issued(msg.seat, token_hash(token))
@@ -1434,10 +1453,12 @@ class TableTask:
                     ErrorCode.RATE_LIMITED,
                     f"at most {RENAMES} changes of name in {RENAME_WINDOW:.0f} s",
                 )
+            self._changes.check(self._round_key, seat, "rename")
             who = self._who(seat)
             name = table.rename(seat, msg.name)
             if name is not None:
                 self._rename_times[seat] = [*recent, now]
+                self._changes.count(self._round_key, seat)
                 log.info("table %s: %s is now called %s", table.table_id, who, name)
         elif isinstance(msg, m.SeedCommit):
             table.seed_commit(seat, msg.round_id, msg.commit)
