@@ -1392,6 +1392,23 @@ class TableTask:
             who,
         )
 
+    def _chat_full(self, seat: int) -> str | None:
+        """Why ``seat`` may say no line at the table now (its rate, or the table's lines all
+        said: protocol.md 3.7), or None."""
+        now = trio.current_time()
+        recent = [t for t in self._chat_times.get(seat, []) if now - t < self.config.chat_window]
+        self._chat_times[seat] = recent
+        if len(recent) >= self.config.chat_lines:
+            return f"at most {self.config.chat_lines} lines in {self.config.chat_window:.0f} s"
+        if self._chat_lines >= self.config.max_chat_lines:
+            return f"this table has had its {self.config.max_chat_lines} lines of chat"
+        return None
+
+    def _count_chat(self, seat: int) -> None:
+        """A line of ``seat``'s said at the table (after :meth:`_chat_full`)."""
+        self._chat_lines += 1
+        self._chat_times[seat] = [*self._chat_times.get(seat, []), trio.current_time()]
+
     def _blind_request(self, seat: int, msg: m.Message) -> None:
         table = self.table
         if not isinstance(table, BlindTable):
@@ -1426,23 +1443,11 @@ class TableTask:
                 outbox.refused_paced += 1
             replies.append((outbox, m.Ack(move_id=msg.move_id, seq=seq, duplicate=duplicate)))
         elif isinstance(msg, m.Say):
-            now = trio.current_time()
-            recent = [
-                t for t in self._chat_times.get(seat, []) if now - t < self.config.chat_window
-            ]
-            if len(recent) >= self.config.chat_lines:
-                raise TableError(
-                    ErrorCode.RATE_LIMITED,
-                    f"at most {self.config.chat_lines} lines in {self.config.chat_window:.0f} s",
-                )
-            if self._chat_lines >= self.config.max_chat_lines:
-                raise TableError(
-                    ErrorCode.RATE_LIMITED,
-                    f"this table has had its {self.config.max_chat_lines} lines of chat",
-                )
+            full = self._chat_full(seat)
+            if full is not None:
+                raise TableError(ErrorCode.RATE_LIMITED, full)
             table.say(seat, msg.text)
-            self._chat_lines += 1
-            self._chat_times[seat] = [*recent, now]
+            self._count_chat(seat)
         elif isinstance(msg, m.Rename):
             now = trio.current_time()
             recent = [t for t in self._rename_times.get(seat, []) if now - t < RENAME_WINDOW]
@@ -1468,10 +1473,14 @@ class TableTask:
             self._blind_request(seat, msg)
         elif isinstance(msg, m.Bye):
             # The player's client stopped on a failed fair-deal check: tell the table why.
+            # The notice carries the player's words: it is a line of theirs for the chat
+            # limits (3.6), and past them the table reads only the seat's status.
             who = table.seats[seat].name or f"seat {seat}"
             said = clean_chat(msg.message)  # (the host's log shows it too: made safe first)
             notice = f"{who} left: the deal check failed at their seat ({said})"
-            table.say(None, notice[: m.TEXT_LEN])
+            if self._chat_full(seat) is None:
+                table.say(None, notice[: m.TEXT_LEN])
+                self._count_chat(seat)
             log.warning("table %s: %s", table.table_id, notice)
         elif isinstance(msg, m.Rematch):
             table.rematch(seat, msg.agree, self._rematch_seconds())

@@ -1,7 +1,7 @@
 """A round that never ends (a connected person who never plays: no turn timer stops it) keeps
 every event since it began for replay (protocol.md 3.4), so the host bounds what a peer can
-add to it: at most 20 seat changes per seat per round (3.6, Seat changes). Over a real host on
-loopback."""
+add to it: at most 20 seat changes per seat per round (3.6, Seat changes), and a host notice
+carrying a player's words counted as a line of theirs (3.7). Over a real host on loopback."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from document_hostile import Peer, SeatedPeer, create, join
 from hosting import MakeHost
 
 from scopa_net.server.host import Host
+from scopa_net.wire import messages as m
 
 LIMIT = 20  # protocol.md 3.6: seat changes per seat per round
 AT_THE_LIMIT = (
@@ -72,6 +73,48 @@ async def test_joining_and_leaving_a_seat_over_and_over_in_a_round_is_refused_pa
         assert (await mallory.reply("error"))["code"] == "rate_limited"
     assert _kept(host, table_id) == kept
     assert await mallory.stays_open()
+    assert await ada.stays_open()
+    await mallory.aclose()
+    await ada.aclose()
+
+
+async def test_coming_back_and_saying_the_deal_failed_over_and_over_is_bounded(
+    make_host: MakeHost,
+) -> None:
+    """A seated peer resumed on a new connection and ended it with `bye deal_failed`, over and
+    over: each time a `seat_status` came back and went, and a host notice with the peer's own
+    words went to the table's chat, outside every chat limit, about twice a second. Now the
+    notice is a line of the seat's (5 in the chat window, here a minute), and the 21st return
+    of the round is `rate_limited`, its token still good."""
+    host = await make_host(bot_delay=30.0, seed_timeout=600.0, resume_burst=100, chat_window=60.0)
+    table_id, ada = await _stalled_round(host)
+    mallory = await Peer.connect(host.port)
+    await mallory.hello()
+    await mallory.send(join(table_id, seat=1))
+    token, returns = (await mallory.reply("joined"))["token"], 0
+    await mallory.reply("round_commit")
+    with trio.fail_after(30):
+        for _ in range(2 * LIMIT):
+            await mallory.send({"t": "bye", "reason": "deal_failed", "message": "round 1: lies"})
+            await mallory.ending()
+            mallory = await Peer.connect(host.port)
+            await mallory.hello()
+            resume = {"t": "resume", "table_id": table_id, "seat": 1, "token": token}
+            await mallory.send({**resume, "last_seq": 0})
+            answer = await mallory.reply("resumed", "error")
+            if answer["t"] == "error":
+                break
+            token, returns = answer["token"], returns + 1
+    assert returns == LIMIT
+    assert (answer["code"], answer["ref"]) == ("rate_limited", "resume"), answer
+    assert answer["message"] == AT_THE_LIMIT + (
+        "the seat is still yours: come back once the next round starts"
+    )
+    log = host.tables[table_id].table.seats[0].log
+    notices = [e for e in log if isinstance(e, m.Chat) and e.seat is None]
+    assert len(notices) == 5, notices  # the seat's chat rate: 5 lines in its window
+    assert notices[0].text == "Mallory left: the deal check failed at their seat (round 1: lies)"
+    host.tables[table_id].table.check_token(1, token)  # the refused resume burnt nothing
     assert await ada.stays_open()
     await mallory.aclose()
     await ada.aclose()
