@@ -221,6 +221,7 @@ class Reconnection:
                 ConnectionState.RECONNECTING,
                 f"{lost}. Your seat is kept: type quit to stop trying",
             )
+            told = ""  # the host's words for the last resume it put off, as shown
             while not session._stop:
                 waited = trio.current_time() - lost_at
                 if waited > RECONNECT_FOR:
@@ -258,6 +259,17 @@ class Reconnection:
                     break
                 except ResumeDeferredError as exc:
                     log.info("resume refused for now: %s", exc)
+                    # The host answered: it is not unreachable, and its person reads why.
+                    lost_at, reports = trio.current_time(), list(REPORT_AFTER)
+                    if exc.code == ErrorCode.RATE_LIMITED.value and exc.message != told:
+                        told = exc.message
+                        session._emit(
+                            ConnectionChanged(
+                                state=ConnectionState.RECONNECTING,
+                                detail=f"the host answered: {exc.message}; this client tries "
+                                "again, type quit to stop",  # (in brackets: none inside)
+                            )
+                        )
                     continue  # the seat is still there: the next try may get it back
                 except HostUnprovenError as exc:
                     if self.unproven(exc) is None:  # where the LAN said: back to the old one

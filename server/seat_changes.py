@@ -17,14 +17,23 @@ from collections.abc import Hashable
 from scopa_net.server.table import TableError
 from scopa_net.wire.errors import ErrorCode
 
-WHAT_COUNTS = "sitting down, coming back, a new name"
-
-NEXT_ROUND = {
-    "join": "sit down there once the next round starts, or take another seat",
-    "resume": "the seat is still yours: come back once the next round starts",
-    "rename": "change your name once the next round starts",
+AT_THE_LIMIT = {
+    "join": (
+        "seat {seat} has {what} {limit} times this round, as many as this host allows; sit "
+        "down there once the next round starts, or take another seat"
+    ),
+    "resume": (
+        "your seat has {what} {limit} times this round, as many as this host allows; it is "
+        "still yours: come back once the next round starts"
+    ),
+    "rename": (
+        "your seat has {what} {limit} times this round, as many as this host allows; change "
+        "your name once the next round starts"
+    ),
 }
-"""What a person refused at the limit can do, by the request refused."""
+"""What a person refused at the limit reads, by the request refused: one line, no brackets
+(our client shows a refused resume's words inside its own)."""
+WHAT_COUNTS = "changed hands, come back or changed name"
 
 
 class SeatChanges:
@@ -43,11 +52,8 @@ class SeatChanges:
         if round_key != self._round:
             self._round, self._counts = round_key, {}
         if self._counts.get(seat, 0) >= self.limit:
-            raise TableError(
-                ErrorCode.RATE_LIMITED,
-                f"seat {seat} has changed {self.limit} times this round ({WHAT_COUNTS}), as "
-                f"many as this host allows; {NEXT_ROUND[request]}",
-            )
+            words = AT_THE_LIMIT[request].format(seat=seat, what=WHAT_COUNTS, limit=self.limit)
+            raise TableError(ErrorCode.RATE_LIMITED, words)
 
     def count(self, round_key: Hashable, seat: int) -> None:
         """One change of ``seat`` made in the round ``round_key`` (after :meth:`check`)."""

@@ -22,7 +22,7 @@ from session_watch import said_into, until
 from scopa_net.client.moves import legal_plays
 from scopa_net.client.network_session import NetworkSession, TableChoice, open_network_session
 from scopa_net.client.seat_store import SeatStore
-from scopa_net.client.session import ConnectionState
+from scopa_net.client.session import ConnectionChanged, ConnectionState
 from scopa_net.client.session_errors import PlayRefusedError
 from scopa_net.mirror import SeatMirror
 from scopa_net.rules import RuleSet
@@ -93,6 +93,44 @@ async def test_a_resume_refused_for_the_host_s_disk_is_tried_again(tmp_path: Pat
                 db.execute("PRAGMA max_page_count = 1073741823")  # space freed
                 await until(lambda: bea.connection is ConnectionState.CONNECTED)
                 assert not [t for t in said if "no longer holds" in t], said
+            nursery.cancel_scope.cancel()
+
+
+async def test_a_resume_past_the_seat_changes_of_a_round_says_why_then_comes_back(
+    tmp_path: Path,
+) -> None:
+    """Bea's connection dropped again and again in one round, past the host's seat changes
+    for a round (protocol.md 3.6; two here): her client tried again in silence, and after
+    five minutes would have said the host was unreachable, though it answered every time.
+    Now she reads the host's words once, and is back as the next round opens (a computer
+    finishes this one for her once her grace period is over)."""
+    with trio.fail_after(40):
+        async with trio.open_nursery() as nursery:
+            host = await start_host(nursery, bot_delay=0, seat_changes=2, grace=2.0)
+            async with session_through_proxy(
+                nursery, host.port, RuleSet.of(2, 11), SeatStore(tmp_path)
+            ) as (proxy, bea):
+                details: list[str] = []
+
+                async def watch() -> None:
+                    async for event in bea.events:
+                        if isinstance(event, ConnectionChanged) and event.detail:
+                            details.append(event.detail)
+
+                nursery.start_soon(watch)
+                await until(lambda: bea.view is not None and bea.view.my_turn)
+                await cut_and_get_back(proxy, bea)  # two changes of her seat this round
+                await cut_and_get_back(proxy, bea)
+                proxy.cut_all()
+                await until(lambda: [d for d in details if d.startswith("the host answered")])
+                assert bea.connection is ConnectionState.RECONNECTING
+                (told,) = [d for d in details if d.startswith("the host answered")]
+                assert told == (
+                    "the host answered: your seat has changed hands, come back or changed name "
+                    "2 times this round, as many as this host allows; it is still yours: come "
+                    "back once the next round starts; this client tries again, type quit to stop"
+                )
+                await until(lambda: bea.connection is ConnectionState.CONNECTED, 30)
             nursery.cancel_scope.cancel()
 
 

@@ -13,9 +13,9 @@ from scopa_net.server.host import Host
 from scopa_net.wire import messages as m
 
 LIMIT = 20  # protocol.md 3.6: seat changes per seat per round
-AT_THE_LIMIT = (
-    f"seat 1 has changed {LIMIT} times this round (sitting down, coming back, a new name), as "
-    "many as this host allows; "
+DONE = (
+    f"changed hands, come back or changed name {LIMIT} times this round, as many as this host "
+    "allows; "
 )
 
 
@@ -63,7 +63,7 @@ async def test_joining_and_leaving_a_seat_over_and_over_in_a_round_is_refused_pa
     assert joins == LIMIT
     assert answer["code"] == "rate_limited", answer
     assert answer["ref"] == "join"
-    assert answer["message"] == AT_THE_LIMIT + (
+    assert answer["message"] == f"seat 1 has {DONE}" + (
         "sit down there once the next round starts, or take another seat"
     )
     kept = _kept(host, table_id)
@@ -107,8 +107,8 @@ async def test_coming_back_and_saying_the_deal_failed_over_and_over_is_bounded(
             token, returns = answer["token"], returns + 1
     assert returns == LIMIT
     assert (answer["code"], answer["ref"]) == ("rate_limited", "resume"), answer
-    assert answer["message"] == AT_THE_LIMIT + (
-        "the seat is still yours: come back once the next round starts"
+    assert answer["message"] == f"your seat has {DONE}" + (
+        "it is still yours: come back once the next round starts"
     )
     log = host.tables[table_id].table.seats[0].log
     notices = [e for e in log if isinstance(e, m.Chat) and e.seat is None]
