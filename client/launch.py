@@ -81,6 +81,8 @@ def session_failure(exc: SessionError) -> CommandError:
         return CommandError(TABLE_FULL_WORDS[match_over(exc.message)], EXIT_REFUSED)
     if code in REFUSALS:
         return CommandError(REFUSALS[code], EXIT_REFUSED)
+    if code == "rate_limited" and isinstance(exc, RefusedError):  # the host's words say why
+        return CommandError(f"the host will not seat you just now: {exc.message}", EXIT_REFUSED)
     if isinstance(exc, VersionMismatchError):
         return CommandError(text + (f"; {exc.hint}" if exc.hint else ""), EXIT_REFUSED)
     if isinstance(exc, HelloHeldError):  # the network's doing: no host's answer came through

@@ -5,10 +5,16 @@ carrying a player's words counted as a line of theirs (3.7). Over a real host on
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import trio
 from document_hostile import Peer, SeatedPeer, create, join
 from hosting import MakeHost
 
+from scopa_net.client.launch import session_failure
+from scopa_net.client.network_session import SessionError, TableChoice, open_network_session
+from scopa_net.client.seat_store import SeatStore
+from scopa_net.commands.options import EXIT_REFUSED
 from scopa_net.server.host import Host
 from scopa_net.wire import messages as m
 
@@ -74,6 +80,47 @@ async def test_joining_and_leaving_a_seat_over_and_over_in_a_round_is_refused_pa
     assert _kept(host, table_id) == kept
     assert await mallory.stays_open()
     assert await ada.stays_open()
+    await mallory.aclose()
+    await ada.aclose()
+
+
+async def test_a_person_joining_a_seat_at_the_limit_reads_one_line_saying_why(
+    make_host: MakeHost, tmp_path: Path
+) -> None:
+    """Lea asks for seat 1 after it changed hands 20 times this round: `scopa-net join`
+    said "the host stopped the session: ..." with status 1, as if a game had begun and
+    failed. She reads that the host will not seat her just now, its words why and what to
+    do, and status 4 (the host said no)."""
+    host = await make_host(bot_delay=30.0, seed_timeout=600.0)
+    table_id, ada = await _stalled_round(host)
+    mallory = await Peer.connect(host.port)
+    await mallory.hello()
+    await mallory.send(join(table_id, seat=1))
+    await mallory.reply("joined")
+    await mallory.reply("round_commit")
+    for _ in range(LIMIT):
+        await mallory.send({"t": "leave", "away": False})
+        await mallory.reply("left")
+        await mallory.send(join(table_id, seat=1))
+        await mallory.reply("joined")
+    await mallory.send({"t": "leave", "away": False})
+    await mallory.reply("left")
+    choice = TableChoice(table_id=table_id, seat=1)
+    store = SeatStore(tmp_path)
+    refused: list[SessionError] = []
+    try:
+        async with open_network_session(
+            "127.0.0.1", host.port, choice, name="Lea", data_dir=tmp_path, store=store
+        ):
+            raise AssertionError("Lea was seated")
+    except* SessionError as group:
+        refused = list(group.exceptions)  # type: ignore[arg-type]
+    (failure,) = [session_failure(exc) for exc in refused]
+    assert str(failure) == "the host will not seat you just now: seat 1 has " + DONE + (
+        "sit down there once the next round starts, or take another seat"
+    )
+    assert failure.status == EXIT_REFUSED
+    assert not store.records()
     await mallory.aclose()
     await ada.aclose()
 
