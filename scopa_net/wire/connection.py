@@ -25,6 +25,7 @@ message type). A message with no entry is out of order: sending one raises
                 host    any table event, ack, reject     SEATED
     LEAVING     host    any table event, ack, reject     LEAVING
                 host    left                             LOBBY
+                host    error refusing the leave         SEATED
     any but HELLO, WELCOME: host `error` answers the pending request (back to LOBBY from
                 LISTING, CREATING, JOINING, RESUMING) or stays where it is
     any but HELLO, WELCOME: `ping` and `pong` from either side, state unchanged
@@ -389,6 +390,14 @@ class Connection:
             del self._unanswered_moves[msg.move_id]
         return target
 
+    def _refused(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
+        """An ``error`` that refuses the ``leave`` (its ``ref``): the seat is still held, so
+        back to ``seated``, where the player may play on or send ``leave`` again (3.1)."""
+        assert isinstance(msg, m.Error)
+        if self.state is State.LEAVING and msg.ref == "leave":
+            return State.SEATED
+        return target
+
     def _left(self, msg: Message, sender: Role, fault: Fault, target: State) -> State:
         """Back in the lobby: a move still unanswered gets no answer now (3.5)."""
         self._unanswered_moves.clear()
@@ -422,6 +431,7 @@ _CHECKS = {
     "ack": Connection._answer,
     "reject": Connection._answer,
     "left": Connection._left,
+    "error": Connection._refused,
     **{name: Connection._event for name in TABLE_EVENTS},
 }
 
