@@ -62,11 +62,11 @@ class KnownHosts:
         replaced = pins.get(address)
         pins[address] = key.hex()
         make_private_folder(self.path.parent)
-        if replaced is not None and replaced != key.hex():
-            append_line(self.path.with_name(REPLACED_HOSTS), f"{address} {replaced}")
         # Whole, never cut short: every host past a cut would be met as new.
         pinned = "".join(f"{a} {k}\n" for a, k in pins.items()).encode()
         replace_file(self.path, pinned, mode=0o600)
+        if replaced is not None and replaced != key.hex():  # (once the new one is pinned)
+            append_line(self.path.with_name(REPLACED_HOSTS), f"{address} {replaced}")
 
     def check(self, address: str, key: bytes) -> str | None:
         """Pin a new host; returns a warning if a pinned host's key changed."""

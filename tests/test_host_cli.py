@@ -294,9 +294,12 @@ def test_pinning_a_changed_key_cut_short_by_a_crash_loses_no_pin(
         known.pin("host1:7311", second)
     monkeypatch.undo()
     assert known.path.read_text() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["known_hosts"]  # nothing replaced yet
     known.pin("host1:7311", second)
     assert [known.pinned(f"host{n}:7311") for n in range(3)] == [first, second, first]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["known_hosts"]  # the new one renamed
+    # The new one renamed over the old, and the key it replaced kept for verify.
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["known_hosts", "replaced_hosts"]
+    assert (tmp_path / "replaced_hosts").read_text() == f"host1:7311 {first.hex()}\n"
 
 
 def test_host_refuses_five_players_and_bad_bots(capsys: pytest.CaptureFixture[str]) -> None:
