@@ -10,12 +10,20 @@ from helpers import shuffled_deck
 
 from scopa_net.bots.evaluation import margin
 from scopa_net.bots.inference import ChoiceModel
-from scopa_net.bots.lookahead import LAST_DEAL, DealSearch, Leaf, lead_odds
+from scopa_net.bots.lookahead import (
+    FEATURES,
+    LAST_DEAL,
+    DealSearch,
+    Leaf,
+    fixed_splits_of,
+    lead_odds,
+)
 from scopa_net.bots.search import ExactSearch, Playouts
 from scopa_net.match import Match
 from scopa_net.plays import CARD_BITS
 from scopa_net.round import Round
 from scopa_net.rules import RuleSet
+from scopa_net.scoring import primiera_key
 
 
 def position_after(rules: RuleSet, seed: int, plays: int) -> Round:
@@ -83,6 +91,31 @@ def test_the_leaf_is_the_same_seen_from_either_side() -> None:
         split = random.Random(seed).getrandbits(40)
         rest = ((1 << 40) - 1) & ~(rnd.piles[0] | rnd.piles[1])
         assert leaf.value(rnd, split) == pytest.approx(-leaf.value(mirror, rest & ~split))
+
+
+@pytest.mark.parametrize("variants", [(), ("primiera=sum",)])
+def test_fixed_splits_give_the_primiera_over_those_splits_whatever_the_split(
+    variants: tuple[str, ...],
+) -> None:
+    """With ``fixed_splits`` the primiera figure is the mean, over the same fixed splits of the
+    cards left, of who wins the primiera by the scoring's own key; the split handed in does
+    not move it, and asking again (from the memo) gives the same figure."""
+    rules = RuleSet.of(2, 11, variants)
+    leaf = Leaf(rules, fixed_splits=16)
+    at = FEATURES.index("primiera")
+    for seed in range(10):
+        rnd = position_after(rules, seed, 4 * seed)
+        if rnd.finished:
+            continue
+        p0, p1 = rnd.piles
+        rest = ((1 << 40) - 1) & ~(p0 | p1)
+        wins = 0
+        for split in fixed_splits_of(16):
+            k0 = primiera_key(p0 | (rest & split), rules)
+            k1 = primiera_key(p1 | (rest & ~split), rules)
+            wins += (k0 > k1) - (k1 > k0)
+        figures = {leaf.features(rnd, split)[at] for split in (0, 12345, (1 << 40) - 1)}
+        assert figures == {wins / 16}
 
 
 def test_a_sweep_threat_costs_the_side_that_leaves_it() -> None:

@@ -93,6 +93,7 @@ class InformationSetSearch:
         "playouts",
         "plies",
         "policy_share",
+        "pool",
         "rollout_weight",
         "rollouts",
         "rules",
@@ -116,6 +117,8 @@ class InformationSetSearch:
         rollout_weight: float = 0.5,
         exact_last: bool = False,
         policy_share: float = 1.0,
+        fixed_splits: int = 0,
+        pool: int = 0,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"information-set search needs two sides, not {rules.side_count!r}")
@@ -160,13 +163,15 @@ class InformationSetSearch:
         dealt at the leaf shuffled anew for each) a leaf's value blends in; 0: none."""
         self.rollout_weight = rollout_weight
         """The playouts' share of the leaf's value when ``rollouts``."""
-        self.leaf = Leaf(rules, coefficients, prime_splits)
+        self.leaf = Leaf(rules, coefficients, prime_splits, fixed_splits)
         self.exact_last = (
             DealSearch(rules, coefficients=coefficients, memo=True) if exact_last else None
         )
         """With two players, a leaf at the start of the last deal (where both seats see every
         card left) is valued by exact minimax to the round's end instead of the leaf's
         figures; None: not."""
+        self.pool = pool
+        """Guesses drawn for a decision's pool; 0: :func:`pool_size` of its iterations."""
         self.playouts = Playouts(rules, noise=0.0)
         self.iterations = 0
         """Iterations run so far (for benchmarks and tests)."""
@@ -234,7 +239,8 @@ class InformationSetSearch:
         deadline: float | None = None,
     ) -> dict[int, _Node]:
         """The root's children after the search: the plays of ``codes`` tried."""
-        draw = _guesses(known, rng, reading, pool_size(iterations), clock=clock, deadline=deadline)
+        size = self.pool or pool_size(iterations)
+        draw = _guesses(known, rng, reading, size, clock=clock, deadline=deadline)
         root = _Node()
         side_of = tuple(self.rules.side_of(s) for s in range(self.rules.players))
         deal = None

@@ -20,6 +20,7 @@ capture is credited at a discount.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from functools import cache
 from math import comb, exp
@@ -61,6 +62,8 @@ HAND_WEIGHTS = (1.0, 1.0, 1.0, 1.0, 1.0, 0.5, 1.0, 0.0, 0.0)
 #: hands branch too much for more within the budget.
 DEFAULT_MAX_PLIES = {2: 6, 4: 8}
 LONG_HANDS_MAX_PLIES = 3
+#: Pairs of piles whose fixed-split primiera figure a leaf keeps at most (cleared when full).
+PRIMIERA_MEMO_SIZE = 50_000
 #: Positions the transposition table keeps at most (cleared when full).
 MEMO_SIZE = 50_000
 #: A deal number past every round's last: searched to it, a guess is searched to the end.
@@ -71,6 +74,14 @@ def max_plies_for(rules: RuleSet) -> int:
     if rules.hand_size > 3:
         return LONG_HANDS_MAX_PLIES
     return DEFAULT_MAX_PLIES.get(rules.players, 4)
+
+
+@cache
+def fixed_splits_of(count: int) -> tuple[int, ...]:
+    """``count`` splits of the deck (40-bit masks: side 0's cards), each card to either side
+    with even odds, the same in every process (drawn from a fixed seed)."""
+    rng = random.Random("scopa-net leaf splits")
+    return tuple(rng.getrandbits(40) for _ in range(count))
 
 
 @cache
@@ -109,12 +120,15 @@ class Leaf:
     """
 
     __slots__ = (
+        "_fixed",
+        "_prime_memo",
         "_prime_sum",
         "_primes",
         "_re_bello",
         "_side_of",
         "_weights",
         "coefficients",
+        "fixed_splits",
         "prime_splits",
         "scorer",
     )
@@ -124,10 +138,17 @@ class Leaf:
         rules: RuleSet,
         coefficients: Sequence[float] | None = None,
         prime_splits: int = 1,
+        fixed_splits: int = 0,
     ) -> None:
         self.prime_splits = prime_splits
         """Random splits of the cards left that the primiera figure averages over (each the
         last one turned by :data:`SPLIT_TURN` bits)."""
+        self.fixed_splits = fixed_splits
+        """Above 0: the primiera figure is instead the mean over this many splits, the same
+        for every position (:func:`fixed_splits_of`), kept by the pair of piles: no noise from
+        one call to the next, and a pair met again costs a look-up (``split`` is unused)."""
+        self._fixed = fixed_splits_of(fixed_splits)
+        self._prime_memo: dict[tuple[int, int], float] = {}
         self.scorer = FastScorer(rules)
         self._primes = self.scorer._primes
         self._prime_sum = rules.has(Variant.PRIMIERA_SUM)
@@ -168,13 +189,10 @@ class Leaf:
                 singles += 1.0
             elif p1 & RE_BELLO.bit:
                 singles -= 1.0
-        primiera = 0.0
-        for _ in range(self.prime_splits):
-            k0 = self._prime_key(p0 | (rest & split))
-            k1 = self._prime_key(p1 | (rest & ~split))
-            primiera += 1.0 if k0 > k1 else -1.0 if k1 > k0 else 0.0
-            split = (split >> SPLIT_TURN | split << (40 - SPLIT_TURN)) & FULL_MASK
-        primiera /= self.prime_splits
+        if self._fixed:
+            primiera = self._fixed_primiera(p0, p1, rest)
+        else:
+            primiera = self._random_primiera(p0, p1, rest, split)
         # The seat to move threatens the table with the hand the guess gave it.
         capture = sweep = 0.0
         weights = self._weights
@@ -207,6 +225,32 @@ class Leaf:
             sign,
             holder,
         )
+
+    def _random_primiera(self, p0: int, p1: int, rest: int, split: int) -> float:
+        """The primiera figure over ``prime_splits`` splits turned from ``split``."""
+        primiera = 0.0
+        for _ in range(self.prime_splits):
+            k0 = self._prime_key(p0 | (rest & split))
+            k1 = self._prime_key(p1 | (rest & ~split))
+            primiera += 1.0 if k0 > k1 else -1.0 if k1 > k0 else 0.0
+            split = (split >> SPLIT_TURN | split << (40 - SPLIT_TURN)) & FULL_MASK
+        return primiera / self.prime_splits
+
+    def _fixed_primiera(self, p0: int, p1: int, rest: int) -> float:
+        """The primiera figure over the fixed splits, kept by the pair of piles."""
+        memo = self._prime_memo
+        figure = memo.get((p0, p1))
+        if figure is None:
+            if len(memo) >= PRIMIERA_MEMO_SIZE:
+                memo.clear()
+            key = self._prime_key
+            total = 0
+            for split in self._fixed:
+                k0 = key(p0 | (rest & split))
+                k1 = key(p1 | (rest & ~split))
+                total += 1 if k0 > k1 else -1 if k1 > k0 else 0
+            figure = memo[(p0, p1)] = total / len(self._fixed)
+        return figure
 
     def _prime_key(self, pile: int) -> int:
         suits = total = 0

@@ -238,6 +238,21 @@ class StrongPlayer:
     the playouts judge worse than the leaf. With the greedy reading, ``sharpness`` 6 against its
     4: -0.056 [-0.196, 0.085], -0.130 [-0.270, 0.010], -0.093 [-0.192, 0.006].
 
+    Screened 2026-12-08 against today's defaults on the decks of their own rows (seed 1: 198
+    decks, seed 2: 200; ``round_duplicates.py hard:KEY=VALUE medium --rounds 200 --seed S
+    --paired BASE``): ``fixed_splits`` (the tree's leaf takes its primiera figure over that
+    many fixed splits of the cards left, kept by the pair of piles, instead of 8 random splits
+    a leaf: :class:`~scopa_net.bots.lookahead.Leaf`; hard's 2,000 iterations meet only 5 to
+    360 pairs of piles a decision, so each costs a look-up after the first) 64: -0.033
+    [-0.165, 0.099], +0.022 [-0.116, 0.161], -0.005 [-0.101, 0.091], think median 33.5 and
+    36.7 ms, max 184 and 194 ms CPU, where the defaults took 58.5 ms (the 8 random splits
+    were 43% of the think, profiled); the same strength for about 40% less time, so it can buy
+    something else, but is itself no gain: not the default. With it, ``tree_pool`` (guesses
+    drawn into the tree's pool; 256 at 2,000 iterations, :func:`~scopa_net.bots.ismcts.pool_size`)
+    1,000, which spends the time saved on four times as many distinct guesses: -0.083 [-0.232,
+    0.065] (seed 1; think median 50.2 ms, max 228 ms), so not seed 2: more guesses at equal
+    time do not pay, as more iterations did not (:data:`DEFAULT_TREE`).
+
     The information-set tree with two pairs (against ``medium``, deck by deck over the same
     200 decks of seed 1, and of seed 2 where given, ``round_duplicates.py hard:KEY=VALUE
     medium --players 4 [--variant scopone_scientifico] --rounds 200 --paired F``):
@@ -268,7 +283,11 @@ class StrongPlayer:
     ms), so the leaf at the deal's end is the better judge than a tree too thin to span the
     next deal's guessed hands. In scopone with the
     opponents by the policy (seed 1), 2,000 iterations and ``tree_plies=4``: +0.013 [-0.360,
-    0.385] (think median 55 ms, max 93 ms).
+    0.385] (think median 55 ms, max 93 ms). ``fixed_splits`` 64 at four players (the pairs tree
+    takes one random split a leaf), against the defaults of 2026-12-07 on seed 1: -0.190
+    [-0.477, 0.096] over the first 121 decks (stopped, 2026-12-08; think median 51.6 ms, max
+    290 ms CPU): as with 8 random splits (:data:`PAIRS_TREE_SPLITS`), a steadier primiera
+    figure does the pairs tree no good.
 
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
     :mod:`scopa_net.bots.reading`; on by default with three-card hands), ``signals`` (lay from
@@ -331,6 +350,8 @@ class StrongPlayer:
         exploration: float | None = None,
         bias: float = 0.0,
         tree_splits: int | None = None,
+        fixed_splits: int = 0,
+        tree_pool: int = 0,
         horizon: int = 1,
         pairs_tree: int | None = None,
         opponent_policy: bool = True,
@@ -388,6 +409,12 @@ class StrongPlayer:
         """Random splits the tree's leaf averages the primiera over (``prime_splits``); None is
         :data:`DEFAULT_TREE_SPLITS` with two players and :data:`PAIRS_TREE_SPLITS` with two
         pairs."""
+        self.fixed_splits = fixed_splits
+        """Above 0, the trees' leaf takes its primiera figure over this many fixed splits,
+        kept by the pair of piles, instead of ``tree_splits`` random ones a leaf."""
+        self.tree_pool = tree_pool
+        """Guesses in the trees' pool a decision draws from; 0: as many as
+        :func:`~scopa_net.bots.ismcts.pool_size` gives its iterations."""
         self.horizon = horizon
         """Deals the information-set tree spans (1: the hands in play)."""
         self.pairs_tree = pairs_tree
@@ -598,6 +625,8 @@ class StrongPlayer:
                 coefficients=self.leaf,
                 bias=self.bias,
                 prime_splits=self._tree_splits_for(pairs),
+                fixed_splits=self.fixed_splits,
+                pool=self.tree_pool,
                 horizon=self.horizon,
                 opponent_policy=self.opponent_policy if pairs else bool(self.duel_policy),
                 policy_share=1.0 if pairs else float(self.duel_policy),
