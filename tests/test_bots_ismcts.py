@@ -159,6 +159,7 @@ TWO_PLAYER_SETTINGS: tuple[dict[str, object], ...] = (
     {"duel_policy": True, "final_share": 0.3},
     {"rollouts": 2, "rollout_weight": 0.5, "exact_last": True},
     {"greedy_reading": True},
+    {"fixed_splits": 16, "tree_pool": 300, "leaf_plies": 2},
 )
 
 
@@ -170,6 +171,8 @@ SETTINGS = (
     {"rollouts": 1, "rollout_weight": 0.5},
     {"exact_last": True},
     {"opponent_policy": True},
+    {"fixed_splits": 16, "pool": 300},
+    {"leaf_plies": 2},
 )
 
 
@@ -185,6 +188,30 @@ def test_each_setting_keeps_the_choice_legal_and_fixed_by_the_seed() -> None:
         }
         assert len(picks) == 1
         assert picks <= set(codes)
+
+
+class _LeafWatch:
+    """A leaf that notes how many plays were left in each position it judged."""
+
+    def __init__(self, leaf: object) -> None:
+        self.leaf = leaf
+        self.plays_left: list[int] = []
+
+    def value(self, rnd: object, split: int) -> float:
+        self.plays_left.append(rnd.plays_left)  # type: ignore[attr-defined]
+        return self.leaf.value(rnd, split)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("leaf_plies", [0, 2])
+def test_leaf_plies_are_played_into_the_next_deal_before_the_leaf(leaf_plies: int) -> None:
+    """The tree stops at the end of the hands in play (two players: every sixth play); with
+    ``leaf_plies`` the leaf judges that many plays later, unless the round is over."""
+    known = some_opening(7)
+    search = InformationSetSearch(RULES, leaf_plies=leaf_plies)
+    watch = search.leaf = _LeafWatch(search.leaf)  # type: ignore[assignment]
+    search.best_code(known, known.legal_codes(), random.Random(7), 200)
+    assert len(watch.plays_left) == 200
+    assert {n % 6 for n in watch.plays_left if n} == {(6 - leaf_plies) % 6}
 
 
 def test_the_leaf_averages_the_primiera_over_the_splits_asked_for() -> None:

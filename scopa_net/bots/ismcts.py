@@ -87,6 +87,7 @@ class InformationSetSearch:
         "horizon",
         "iterations",
         "leaf",
+        "leaf_plies",
         "model",
         "opponent_policy",
         "partner_policy",
@@ -119,6 +120,7 @@ class InformationSetSearch:
         policy_share: float = 1.0,
         fixed_splits: int = 0,
         pool: int = 0,
+        leaf_plies: int = 0,
     ) -> None:
         if rules.side_count != 2:
             raise ValueError(f"information-set search needs two sides, not {rules.side_count!r}")
@@ -172,6 +174,9 @@ class InformationSetSearch:
         figures; None: not."""
         self.pool = pool
         """Guesses drawn for a decision's pool; 0: :func:`pool_size` of its iterations."""
+        self.leaf_plies = leaf_plies
+        """Plays of the next deal (dealt from the guess) made by the playout policy before the
+        leaf judges, where the tree stops at a deal's end; 0: none."""
         self.playouts = Playouts(rules, noise=0.0)
         self.iterations = 0
         """Iterations run so far (for benchmarks and tests)."""
@@ -262,6 +267,7 @@ class InformationSetSearch:
         rollouts = self.rollouts
         share = self.rollout_weight
         exact = self.exact_last
+        leaf_plies = self.leaf_plies
         done = 0
         for done in range(1, iterations + 1):
             rnd = draw()
@@ -321,6 +327,12 @@ class InformationSetSearch:
                 path.append(node)
             if expanded:
                 while rnd.plays_left > stop and rnd.next_deal <= deal:
+                    legal = rnd.legal_codes()
+                    rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
+            if leaf_plies and not stop:
+                for _ in range(leaf_plies):
+                    if not rnd.plays_left:
+                        break
                     legal = rnd.legal_codes()
                     rnd.push_code(legal[0] if len(legal) == 1 else pick(rnd, legal))
             if exact is not None and rnd.plays_left and not rnd.stock_count:

@@ -251,7 +251,12 @@ class StrongPlayer:
     drawn into the tree's pool; 256 at 2,000 iterations, :func:`~scopa_net.bots.ismcts.pool_size`)
     1,000, which spends the time saved on four times as many distinct guesses: -0.083 [-0.232,
     0.065] (seed 1; think median 50.2 ms, max 228 ms), so not seed 2: more guesses at equal
-    time do not pay, as more iterations did not (:data:`DEFAULT_TREE`).
+    time do not pay, as more iterations did not (:data:`DEFAULT_TREE`). With it too,
+    ``leaf_plies`` (plays of the next deal, dealt from the guess, made by the playout policy
+    before the leaf judges: the capture the leaf credits at half its worth is then made, and
+    answered) 2: -0.081 [-0.240, 0.078] (seed 1; think median 58.1 ms, max 217 ms), so not
+    seed 2: a policy's plays judge the next deal no better than the leaf's figures, as the
+    playouts to the round's end (``rollouts``) did not.
 
     The information-set tree with two pairs (against ``medium``, deck by deck over the same
     200 decks of seed 1, and of seed 2 where given, ``round_duplicates.py hard:KEY=VALUE
@@ -352,6 +357,7 @@ class StrongPlayer:
         tree_splits: int | None = None,
         fixed_splits: int = 0,
         tree_pool: int = 0,
+        leaf_plies: int = 0,
         horizon: int = 1,
         pairs_tree: int | None = None,
         opponent_policy: bool = True,
@@ -415,6 +421,8 @@ class StrongPlayer:
         self.tree_pool = tree_pool
         """Guesses in the trees' pool a decision draws from; 0: as many as
         :func:`~scopa_net.bots.ismcts.pool_size` gives its iterations."""
+        self.leaf_plies = leaf_plies
+        """Plays of the next deal made by the playout policy before the trees' leaf judges."""
         self.horizon = horizon
         """Deals the information-set tree spans (1: the hands in play)."""
         self.pairs_tree = pairs_tree
@@ -627,6 +635,7 @@ class StrongPlayer:
                 prime_splits=self._tree_splits_for(pairs),
                 fixed_splits=self.fixed_splits,
                 pool=self.tree_pool,
+                leaf_plies=self.leaf_plies,
                 horizon=self.horizon,
                 opponent_policy=self.opponent_policy if pairs else bool(self.duel_policy),
                 policy_share=1.0 if pairs else float(self.duel_policy),
