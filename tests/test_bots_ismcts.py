@@ -18,6 +18,7 @@ from scopa_net.bots.strong import StrongPlayer
 from scopa_net.cards import CARDS, SETTEBELLO
 from scopa_net.match import Match
 from scopa_net.plays import CARD_BITS
+from scopa_net.round import Round
 from scopa_net.rules import RuleSet
 from scopa_net.view import SeatView
 
@@ -160,6 +161,7 @@ TWO_PLAYER_SETTINGS: tuple[dict[str, object], ...] = (
     {"rollouts": 2, "rollout_weight": 0.5, "exact_last": True},
     {"greedy_reading": True},
     {"fixed_splits": 16, "tree_pool": 300, "leaf_plies": 2},
+    {"duel_policy": True, "tree_greedy": True},
 )
 
 
@@ -188,6 +190,26 @@ def test_each_setting_keeps_the_choice_legal_and_fixed_by_the_seed() -> None:
         }
         assert len(picks) == 1
         assert picks <= set(codes)
+
+
+def test_tree_greedy_plays_the_other_seat_as_the_greedy_player_at_two_players() -> None:
+    """With two players, ``duel_policy`` and ``tree_greedy``, the other seat's plays in the
+    tree are the greedy player's choice (read from the guess), and only that seat's."""
+    search = StrongPlayer(3, duel_policy=True, tree_greedy=True)._tree_for(RULES)
+    greedy = search.greedy
+    assert greedy is not None
+    movers: list[int] = []
+
+    class Watched:
+        def pick(self, rnd: Round, codes: list[int]) -> int:
+            movers.append(rnd.turn)
+            return greedy.pick(rnd, codes)
+
+    search.greedy = Watched()  # type: ignore[assignment]
+    known = some_opening(3)
+    search.best_code(known, known.legal_codes(), random.Random(3), 200)
+    assert movers
+    assert set(movers) == {1 - known.seat}
 
 
 class _LeafWatch:

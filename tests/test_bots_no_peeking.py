@@ -47,6 +47,7 @@ HARD_SETTINGS: list[dict[str, object]] = [
     {"replay": 8.0, "replay_partner": True, "read_partner": False},
     {"pairs_tree": 0, "replay": 32.0, "replay_floor": 0.05, "pool": 40},
     {"fixed_splits": 16, "tree_pool": 300, "leaf_plies": 2},
+    {"duel_policy": 1.0, "tree_greedy": True},
 ]
 
 
