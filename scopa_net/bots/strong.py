@@ -240,28 +240,29 @@ class StrongPlayer:
 
     Screened 2026-12-08 against today's defaults on the decks of their own rows (seed 1: 198
     decks, seed 2: 200; ``round_duplicates.py hard:KEY=VALUE medium --rounds 200 --seed S
-    --paired BASE``): ``fixed_splits`` (the tree's leaf takes its primiera figure over that
-    many fixed splits of the cards left, kept by the pair of piles, instead of 8 random splits
-    a leaf: :class:`~scopa_net.bots.lookahead.Leaf`; hard's 2,000 iterations meet only 5 to
-    360 pairs of piles a decision, so each costs a look-up after the first) 64: -0.033
-    [-0.165, 0.099], +0.022 [-0.116, 0.161], -0.005 [-0.101, 0.091], think median 33.5 and
-    36.7 ms, max 184 and 194 ms CPU, where the defaults took 58.5 ms (the 8 random splits
-    were 43% of the think, profiled); the same strength for about 40% less time, so it can buy
-    something else, but is itself no gain: not the default. With it, ``tree_pool`` (guesses
-    drawn into the tree's pool; 256 at 2,000 iterations, :func:`~scopa_net.bots.ismcts.pool_size`)
-    1,000, which spends the time saved on four times as many distinct guesses: -0.083 [-0.232,
-    0.065] (seed 1; think median 50.2 ms, max 228 ms), so not seed 2: more guesses at equal
-    time do not pay, as more iterations did not (:data:`DEFAULT_TREE`). With it too,
-    ``leaf_plies`` (plays of the next deal, dealt from the guess, made by the playout policy
-    before the leaf judges: the capture the leaf credits at half its worth is then made, and
-    answered) 2: -0.081 [-0.240, 0.078] (seed 1; think median 58.1 ms, max 217 ms), so not
-    seed 2: a policy's plays judge the next deal no better than the leaf's figures, as the
-    playouts to the round's end (``rollouts``) did not. With it too, ``duel_policy=1.0,
-    tree_greedy=True`` (the other seat's plays in the tree are the greedy player's choice from
-    its guessed hand: ``medium``'s own rule, so a best answer to it alone): +0.030 [-0.124,
-    0.185], +0.035 [-0.172, 0.242], +0.033 [-0.097, 0.162] over 398 decks, think median 31.1
-    and 31.4 ms, max 230 ms: knowing how ``medium`` chooses is worth little to the search, where
-    knowing its hand is worth about a point (:mod:`scopa_net.bots.oracle`); not kept.
+    --paired BASE``): ``fixed_splits`` (the tree's leaf takes its primiera figure over that many
+    fixed splits of the cards left, kept by the pair of piles, instead of 8 random splits a
+    leaf: :class:`~scopa_net.bots.lookahead.Leaf`; hard's 2,000 iterations meet only 5 to 360
+    pairs of piles a decision, so each costs a look-up after the first) 64: -0.033 [-0.165,
+    0.099], +0.022 [-0.116, 0.161], -0.005 [-0.101, 0.091], think median 33.5 and 36.7 ms, max
+    184 and 194 ms CPU, against 58.5 ms in the defaults' row of seed 1 (the 8 random splits were
+    43% of the think, profiled); the same strength for about 40% less time (the CPU per move
+    follows the machine's day too), so it can buy something else, but is itself no gain: not the
+    default. With it, ``tree_pool`` (guesses drawn into the tree's pool; 256 at 2,000
+    iterations, :func:`~scopa_net.bots.ismcts.pool_size`) 1,000, which spends the time saved on
+    four times as many distinct guesses: -0.083 [-0.232, 0.065] (seed 1; think median 50.2 ms,
+    max 228 ms), so not seed 2: more guesses at equal time do not pay, as more iterations did
+    not (:data:`DEFAULT_TREE`). With it too, ``leaf_plies`` (plays of the next deal, dealt from
+    the guess, made by the playout policy before the leaf judges: the capture the leaf credits
+    at half its worth is then made, and answered) 2: -0.081 [-0.240, 0.078] (seed 1; think
+    median 58.1 ms, max 217 ms), so not seed 2: a policy's plays judge the next deal no better
+    than the leaf's figures, as the playouts to the round's end (``rollouts``) did not. With it
+    too, ``duel_policy=1.0, tree_greedy=True`` (the other seat's plays in the tree are the
+    greedy player's choice from its guessed hand: ``medium``'s own rule, so a best answer to it
+    alone): +0.030 [-0.124, 0.185], +0.035 [-0.172, 0.242], +0.033 [-0.097, 0.162] over 398
+    decks, think median 31.1 and 31.4 ms, max 230 ms: knowing how ``medium`` chooses is worth
+    little to the search, where knowing its hand is worth about a point
+    (:mod:`scopa_net.bots.oracle`); not kept.
 
     The information-set tree with two pairs (against ``medium``, deck by deck over the same
     200 decks of seed 1, and of seed 2 where given, ``round_duplicates.py hard:KEY=VALUE
