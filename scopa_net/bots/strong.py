@@ -248,21 +248,27 @@ class StrongPlayer:
     184 and 194 ms CPU, against 58.5 ms in the defaults' row of seed 1 (the 8 random splits were
     43% of the think, profiled); the same strength for about 40% less time (the CPU per move
     follows the machine's day too), so it can buy something else, but is itself no gain: not the
-    default. With it, ``tree_pool`` (guesses drawn into the tree's pool; 256 at 2,000
-    iterations, :func:`~scopa_net.bots.ismcts.pool_size`) 1,000, which spends the time saved on
-    four times as many distinct guesses: -0.083 [-0.232, 0.065] (seed 1; think median 50.2 ms,
-    max 228 ms), so not seed 2: more guesses at equal time do not pay, as more iterations did
-    not (:data:`DEFAULT_TREE`). With it too, ``leaf_plies`` (plays of the next deal, dealt from
-    the guess, made by the playout policy before the leaf judges: the capture the leaf credits
-    at half its worth is then made, and answered) 2: -0.081 [-0.240, 0.078] (seed 1; think
-    median 58.1 ms, max 217 ms), so not seed 2: a policy's plays judge the next deal no better
-    than the leaf's figures, as the playouts to the round's end (``rollouts``) did not. With it
-    too, ``duel_policy=1.0, tree_greedy=True`` (the other seat's plays in the tree are the
-    greedy player's choice from its guessed hand: ``medium``'s own rule, so a best answer to it
-    alone): +0.030 [-0.124, 0.185], +0.035 [-0.172, 0.242], +0.033 [-0.097, 0.162] over 398
-    decks, think median 31.1 and 31.4 ms, max 230 ms: knowing how ``medium`` chooses is worth
-    little to the search, where knowing its hand is worth about a point
-    (:mod:`scopa_net.bots.oracle`); not kept.
+    default. With ``fixed_splits=64``, ``tree_pool`` (guesses drawn into the tree's pool; 256 at
+    2,000 iterations, :func:`~scopa_net.bots.ismcts.pool_size`) 1,000, which spends the time
+    saved on four times as many distinct guesses: -0.083 [-0.232, 0.065] (seed 1; think median
+    50.2 ms, max 228 ms), so not seed 2: more guesses at equal time do not pay, as more
+    iterations did not (:data:`DEFAULT_TREE`). With ``fixed_splits=64`` too, ``leaf_plies``
+    (plays of the next deal, dealt from the guess, made by the playout policy before the leaf
+    judges: the capture the leaf credits at half its worth is then made, and answered) 2: -0.081
+    [-0.240, 0.078] (seed 1; think median 58.1 ms, max 217 ms), so not seed 2: a policy's plays
+    judge the next deal no better than the leaf's figures, as the playouts to the round's end
+    (``rollouts``) did not. With ``fixed_splits=64`` too, ``duel_policy=1.0, tree_greedy=True``
+    (the other seat's plays in the tree are the greedy player's choice from its guessed hand:
+    ``medium``'s own rule, so a best answer to it alone): +0.030 [-0.124, 0.185], +0.035
+    [-0.172, 0.242], +0.033 [-0.097, 0.162] over 398 decks, think median 31.1 and 31.4 ms, max
+    230 ms: knowing how ``medium`` chooses is worth little to the search, where knowing its hand
+    is worth about a point (:mod:`scopa_net.bots.oracle`); not kept. With ``fixed_splits=64``
+    too, ``exploration`` 1.0 (the UCB constant was set with the noisier leaf): -0.023 [-0.186,
+    0.140], +0.007 [-0.140, 0.155], -0.008 [-0.117, 0.102] over 398 decks, think median 28.7 ms,
+    max 154 ms; not kept. Back to back on the same load (8 decks of seed 3, each twice,
+    alternating): the defaults think median 53.9 and 57.0 ms, max 93 ms; ``fixed_splits=64``
+    28.5 and 31.3 ms, max 138 ms (a decision meeting many new pairs of piles pays for their
+    splits at once).
 
     The information-set tree with two pairs (against ``medium``, deck by deck over the same
     200 decks of seed 1, and of seed 2 where given, ``round_duplicates.py hard:KEY=VALUE
