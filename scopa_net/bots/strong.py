@@ -303,7 +303,9 @@ class StrongPlayer:
     0.385] (think median 55 ms, max 93 ms). ``fixed_splits`` 64 at four players (the pairs tree
     takes one random split a leaf), against the defaults of 2026-12-07 on seed 1: -0.190
     [-0.477, 0.096] over the first 121 decks (stopped, 2026-12-08; think median 51.6 ms, max
-    290 ms CPU): as with 8 random splits (:data:`PAIRS_TREE_SPLITS`), a steadier primiera
+    290 ms CPU); with ``exploration=3.0`` too (in case the one split's noise had been
+    exploring for the tree), -0.190 [-0.405, 0.025] over the 200 decks (think median 42.4 ms,
+    max 256 ms): as with 8 random splits (:data:`PAIRS_TREE_SPLITS`), a steadier primiera
     figure does the pairs tree no good.
 
     With two pairs: ``greedy_reading`` (read the other seats as greedy players,
