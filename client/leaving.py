@@ -153,7 +153,10 @@ class Leaving:
         self._leaving = True
         if tell is not None:
             await tell()
-        if after:
+        held = getattr(self.session, "leave_held", "")
+        if held:  # the host refused the leave to the end: the seat is still held there
+            self._say(held, "class:notice")
+        elif after:
             self._say(after)
         self._quit()
 

@@ -62,6 +62,7 @@ from scopa_net.client.host_link import (
 from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
+from scopa_net.client.leave_again import LEAVE_PATIENCE, SAID_AFTER, leave_goes_again, leave_held
 from scopa_net.client.not_now import NotNow, goes_again
 from scopa_net.client.own_plays import (
     AFTER_IT_WAS_PUT_OFF,
@@ -386,6 +387,13 @@ class NetworkSession:
         """This seat sits a blind round out for a deadline its client missed while connected:
         resume the seat, so that the host counts its person again from the next round."""
         self._left = trio.Event()
+        self._leave_answered = trio.Event()
+        """Set when the host answers this seat's latest ``leave``: ``left``, or a refusal."""
+        self._leave_refused: str | None = None
+        """The code of the host's refusal "not now" of the latest ``leave`` (3.1), if any."""
+        self.leave_held = ""
+        """The line to say once the host refused the person's leave to the end: the seat is
+        still held there ("" when it was not refused)."""
         self._queued: set[int] = set()
         """Moves typed while there was no connection, not sent yet (the toolbar says so)."""
         self._end_lines: list[Message] = []
@@ -710,23 +718,52 @@ class NetworkSession:
     async def leave(self, away: bool = False) -> None:
         """Give up the seat for good, or (``away``) step away and keep it; ends the session.
 
-        Waits briefly for the host's ``left``. Stepping away keeps the seat on disk for
-        ``scopa-net join`` to take back; leaving for good forgets it."""
+        Waits briefly for the host's ``left``; a ``leave`` the host refuses for now goes again
+        (:mod:`~scopa_net.client.leave_again`). Stepping away keeps the seat on disk for
+        ``scopa-net join`` to take back; leaving for good forgets it. Still refused at the
+        end, the seat stays on disk as it was, and :attr:`leave_held` says so."""
         self._stop = True
         self.left_for_good = not away
         # The host's ``left`` ends the session, and the screen stops everything when it ends:
         # that must not cut this short before the seat on disk is dealt with (shielded, and
         # bounded in time).
-        with trio.CancelScope(shield=True), trio.move_on_after(REQUEST_TIMEOUT / 3):
-            if self._link is not None and self._state is ConnectionState.CONNECTED:
-                await self._send_quietly(m.Leave(away=away))
-                await self._left.wait()
+        with trio.CancelScope(shield=True):
+            refused = await self._send_leave(away)
+        if refused is not None:
+            self.left_for_good = False
+            self.leave_held = leave_held(refused, self.resume_command, away)
+            return
         if self._kept.record is not None:
             if away or self._link is None:
                 self._kept.record = replace(self._kept.record, away=True)
                 self._kept.save_record()
             else:
                 self._kept.forget_record()
+
+    async def _send_leave(self, away: bool) -> str | None:
+        """Send ``leave`` until the host answers it other than "not now", each time waiting
+        briefly for its answer; the code of its last refusal when it refused for
+        :data:`LEAVE_PATIENCE` (the seat still the player's), else None."""
+        pauses: NotNow[str] = NotNow()
+        said = False
+        while self._link is not None and self._state is ConnectionState.CONNECTED:
+            self._leave_refused = None
+            self._leave_answered = trio.Event()
+            await self._send_quietly(m.Leave(away=away))
+            with trio.move_on_after(REQUEST_TIMEOUT / 3):
+                await self._leave_answered.wait()
+            code = self._leave_refused
+            if code is None:
+                return None  # left (or no answer: as a connection lost)
+            now = trio.current_time()
+            pauses.refused("leave", now)
+            if pauses.next_due - now + pauses.waited("leave", now) > LEAVE_PATIENCE:
+                return code
+            if not said and pauses.waited("leave", now) >= SAID_AFTER:
+                said = True
+                self._emit(Message(seat=None, text=leave_goes_again(code), local=True))
+            await trio.sleep_until(pauses.next_due)
+        return None
 
     # --- running ------------------------------------------------------------------------
 
@@ -760,7 +797,9 @@ class NetworkSession:
         that the connection was lost (protocol.md 3.3). Briefly: a host that takes no bytes
         gets none."""
         link = self._link
-        if link is None or self._stop or link.conn.state is not State.SEATED:
+        if link is None or link.conn.state is not State.SEATED:
+            return
+        if self._stop and not self.leave_held:  # (a leave refused to the end holds the seat)
             return
         bye = m.Bye(reason=ErrorCode.QUIT.value, message="the client was closed")
         with trio.move_on_after(GOODBYE_WAIT), suppress(*LINK_ERRORS, ProtocolError):
@@ -833,11 +872,18 @@ class NetworkSession:
                     return  # it showed the match over, and no rematch is offered
             elif isinstance(msg, m.Left):
                 self._left.set()
+                self._leave_answered.set()
                 if not self._stop:
                     self._end.table_closed()
                 return
             elif isinstance(msg, m.Error):
-                if msg.ref in SEED_SENDS:
+                if msg.ref == "leave" and msg.code in PASSING_REFUSALS:
+                    # Refused for now: the connection is seated again, the seat still ours
+                    # (protocol.md 3.1); :meth:`leave` sends it again.
+                    log.info("host refused leave: %s", msg.message)
+                    self._leave_refused = msg.code
+                    self._leave_answered.set()
+                elif msg.ref in SEED_SENDS:
                     # Refused for now, it goes again; else a seed sent again after a resume
                     # that the host already had, or one the round no longer waits for.
                     log.info("host refused %s: %s", msg.ref, msg.message)
