@@ -29,9 +29,9 @@ def leave_held(code: str, again: str, away: bool) -> str:
     """The one line a person reads when the host still refused their leave (``away``: their
     stepping away) after :data:`LEAVE_PATIENCE`: the seat is held, what becomes of it, and
     how to leave later (``again``: the command that takes the seat back)."""
-    what = "step away" if away else "leave"
+    what, did = ("step away", "stepped away") if away else ("leave", "left")
     return (
-        f"The host did not let you {what}: {WHY[code]}. Your seat is still yours there, as a "
-        "closed client's (a computer plays it once its grace period is over); "
-        f"{again} takes it back, and `quit` there lets you {what} again."
+        f"You have not {did}: {WHY[code]}, and it kept refusing your {what}. Your seat is "
+        "still yours there, as a closed client's (a computer plays it once its grace period "
+        f"is over); {again} takes it back, and `quit` there lets you {what} again."
     )

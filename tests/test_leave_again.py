@@ -69,7 +69,7 @@ async def test_a_leave_refused_for_the_host_s_disk_goes_again_and_she_has_left(
             free_the_journal(host)
             await until(done.is_set, 20)
             await until(lambda: "Ada left the table" in bruno.text, 10)
-            assert "did not let you" not in ada.text, ada.lines
+            assert "You have not left" not in ada.text, ada.lines
             assert table.seats[seat].kind is SeatKind.OPEN
             assert SeatStore(tmp_path / "Ada").records() == []
             assert "Ada lost the connection" not in bruno.text, bruno.lines
@@ -82,11 +82,12 @@ async def test_a_leave_refused_for_the_host_s_disk_goes_again_and_she_has_left(
 async def test_a_leave_the_host_refuses_for_15_s_says_the_seat_is_still_hers(
     tmp_path: Path,
 ) -> None:
-    """The host cannot save the whole time: after about 15 s Ada reads, in one line, that the
-    host did not let her leave, that her seat is still hers there and what becomes of it, and
-    how to take it back and leave then; her seat on disk is kept for that, and as her client
-    closes Bruno reads that it was closed (fails before this change: after 5 s her seat on
-    disk was forgotten, nothing said she had not left, and her client said no ``bye``)."""
+    """The host cannot save the whole time: within 15 s of its first refusal Ada reads, in one
+    line, that she has not left, the host refusing her leave, that her seat is still hers
+    there and what becomes of it, and how to take it back and leave then; her seat on disk is
+    kept for that, and as her client closes Bruno reads that it was closed (fails before this
+    change: after 5 s her seat on disk was forgotten, nothing said she had not left, and her
+    client said no ``bye``)."""
     with trio.fail_after(90):
         async with trio.open_nursery() as nursery:
             host, ada, bruno = await ada_and_bruno_in_play(nursery, tmp_path)
@@ -99,10 +100,11 @@ async def test_a_leave_the_host_refuses_for_15_s_says_the_seat_is_still_hers(
             waited = trio.current_time() - started
             assert 10 < waited < 20, waited
             assert said[-1] == (
-                "The host did not let you leave: the host cannot save just now (its disk). "
-                "Your seat is still yours there, as a closed client's (a computer plays it "
-                f"once its grace period is over); `scopa-net join 127.0.0.1:{host.port}` "
-                "takes it back, and `quit` there lets you leave again."
+                "You have not left: the host cannot save just now (its disk), and it kept "
+                "refusing your leave. Your seat is still yours there, as a closed client's (a "
+                "computer plays it once its grace period is over); "
+                f"`scopa-net join 127.0.0.1:{host.port}` takes it back, and `quit` there lets "
+                "you leave again."
             ), said
             assert WAITS in said, said
             assert table.seats[seat].kind is SeatKind.HUMAN
