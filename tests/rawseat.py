@@ -8,6 +8,7 @@ it receives is kept in ``received``; a test sends exactly the messages it means 
 
 from __future__ import annotations
 
+import math
 import secrets
 from collections.abc import Callable
 
@@ -73,19 +74,29 @@ class RawSeat:
 
     async def receive(self) -> m.Message:
         """The next message (pings answered, seeds sent, the view kept); EOFError at the end."""
+        msg = await self.receive_within(math.inf)
+        assert msg is not None
+        return msg
+
+    async def receive_within(self, seconds: float) -> m.Message | None:
+        """As :meth:`receive`, or None when no byte arrives within ``seconds``: only the wait
+        for bytes is cut short, so nothing read is lost (a caller that must act on its own
+        state, not only on the host's next message, such as a ping 10 s later)."""
         while True:
             event = self.conn.next_event()
-            if event is NEED_DATA:
-                data = await self.stream.receive_some(65536)
-                self.conn.receive_data(data)
+            if event is not NEED_DATA:
+                break
+            with trio.move_on_after(seconds):
+                self.conn.receive_data(await self.stream.receive_some(65536))
                 continue
-            if isinstance(event, ConnectionClosed):
-                self.closed = True
-                raise EOFError("the host closed the connection")
-            assert isinstance(event, m.Message)
-            self.received.append(event)
-            await self._take(event)
-            return event
+            return None
+        if isinstance(event, ConnectionClosed):
+            self.closed = True
+            raise EOFError("the host closed the connection")
+        assert isinstance(event, m.Message)
+        self.received.append(event)
+        await self._take(event)
+        return event
 
     async def until(self, pred: Callable[[m.Message], bool], timeout: float = 15) -> m.Message:
         with trio.fail_after(timeout):

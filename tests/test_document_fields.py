@@ -175,7 +175,11 @@ async def test_every_field_of_a_blind_match_is_as_the_document_says(
 
 class Scripted:
     """A bare seat (``RawSeat``) that plays its turns (its first legal play) and sends what
-    the test queues in ``todo``, each after the next message it reads."""
+    the test queues in ``todo``, at once: it looks again whenever a message comes and every
+    ``LOOK_AGAIN`` seconds meanwhile (a table waiting at its turn sends nothing but a ping, 10 s
+    later, so what the test queued or released there would wait for it)."""
+
+    LOOK_AGAIN = 0.05
 
     def __init__(self, raw: RawSeat) -> None:
         self.raw = raw
@@ -191,7 +195,7 @@ class Scripted:
         """Until the seat is left, or its connection ends."""
         while not self.stop:
             try:
-                msg = await self.raw.receive()
+                msg = await self.raw.receive_within(self.LOOK_AGAIN)
             except (EOFError, trio.BrokenResourceError, trio.ClosedResourceError):
                 return
             while self.todo:
