@@ -27,6 +27,7 @@ class FaultProxy:
         self.cuts = 0
         self._stalled_until = -1.0
         self._stall_when_connected: float | None = None
+        self._held: trio.Event | None = None
 
     def stall_next_connection(self, seconds: float) -> None:
         """As :meth:`stall`, but starting when the next connection comes (a process that
@@ -37,6 +38,18 @@ class FaultProxy:
         """From now, for ``seconds``, pass no byte either way on any connection (new ones
         included): each is held and passed on, in order, when the stall lifts."""
         self._stalled_until = trio.current_time() + seconds
+
+    def hold(self) -> None:
+        """As :meth:`stall`, but until :meth:`lift` (a stall that ends when the test has done
+        what it must do meanwhile, however long a loaded machine takes for it)."""
+        if self._held is None:
+            self._held = trio.Event()
+
+    def lift(self) -> None:
+        """End a :meth:`hold`: the bytes held are passed on, in order."""
+        held, self._held = self._held, None
+        if held is not None:
+            held.set()
 
     async def serve(self, *, task_status: trio.TaskStatus[int] = trio.TASK_STATUS_IGNORED) -> None:
         listeners = await trio.open_tcp_listeners(0, host="127.0.0.1")
@@ -93,6 +106,8 @@ class FaultProxy:
                 if not data:
                     break
                 await trio.sleep_until(self._stalled_until)
+                while self._held is not None:
+                    await self._held.wait()
                 if captured is not None and self.capture:
                     captured += data
                 if self.slice_bytes:

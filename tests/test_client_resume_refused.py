@@ -37,6 +37,14 @@ async def cut_and_get_back(proxy: FaultProxy, session: NetworkSession) -> None:
     await until(lambda: session.connection is ConnectionState.CONNECTED)
 
 
+async def journaled_rounds(host: Host) -> int:
+    """How many rounds the host's journal holds opened (`round` entries), read between two of
+    its writes (the test may then copy the file)."""
+    await between_writes(host)
+    (record,) = host.journal.tables()
+    return sum(entry.kind == "round" for entry in host.journal.entries(record.table_id))
+
+
 async def test_a_resume_refused_rate_limited_is_tried_again(tmp_path: Path) -> None:
     """Bea's network dropped twice within seconds: the host refused the second resume
     (`error rate_limited`: at most one resume of a seat in 1.5 s here), and her client said
@@ -304,12 +312,12 @@ async def test_a_round_the_host_tells_again_from_an_older_journal_gets_the_same_
                 await until(
                     lambda: isinstance(bea.witness, DealWitness) and bea.witness.verdicts, 30
                 )
-                proxy.stall(2.0)  # round 2's round_commit reaches her only after the copy
-                (task,) = first.tables.values()
-                await until(lambda: task.table.round_no == 2)
-                await trio.sleep(0.2)
-                await between_writes(first)
+                proxy.hold()  # round 2's round_commit reaches her only after the copy
+                with trio.fail_after(30):  # round 2 opened, in the journal (before her seed)
+                    while await journaled_rounds(first) < 2:
+                        await trio.sleep(0.01)
                 copy_journal(db, copy)
+                proxy.lift()
                 await until(lambda: 1 in hands, 30)
                 await first.shutdown()
                 first.journal.close()
