@@ -59,13 +59,21 @@ def back_at_the_shell(tmux: Tmux, name: str) -> int:
     return found.end()
 
 
+def fg(tmux: Tmux, name: str) -> None:
+    """Type ``fg`` at the shell on a clean line: a job stopped from outside may have just asked
+    the terminal where its cursor is, and the terminal's answer then reaches the shell's line
+    (seen under load: "SHELL$ ;1Rfg", a syntax error, the game never back); Ctrl-U clears it."""
+    tmux.keys(name, "C-u")
+    tmux.type(name, "fg")
+
+
 def test_ctrl_z_goes_back_to_the_shell_and_fg_back_to_the_game(tmp_path: Path) -> None:
     with Tmux() as tmux:
         name, _ = open_shell(tmux)
         start_game(tmux, name, tmp_path, bot_delay="0")
         tmux.keys(name, "C-z")
         stopped = back_at_the_shell(tmux, name)
-        tmux.type(name, "fg")
+        fg(tmux, name)
         # The board again, below what the shell wrote, and the prompt with its toolbar.
         tmux.wait_for(name, r"^Your hand Ah=1  Ab=1  4h=4\nYour turn\.\nscopa>", stopped)
         tmux.wait_for(name, r"YOUR TURN", stopped)
@@ -90,7 +98,7 @@ def test_stopped_while_the_game_moved_on_is_redrawn_at_fg(
         os.kill(client, stop)  # before the computer's move, due a second later
         stopped = back_at_the_shell(tmux, name)
         time.sleep(1.2)  # the move is due while the client is stopped
-        tmux.type(name, "fg")
+        fg(tmux, name)
         # No key pressed: the computer's move, her turn, the prompt and its toolbar. (On a
         # loaded machine the move can land just after the prompt the shell's `fg` redrew
         # before the game did: "scopa> bot 1 plays ...", once; seen in a whole-suite run
@@ -113,7 +121,7 @@ def test_pass_and_play_stopped_and_continued_is_redrawn_at_fg(tmp_path: Path) ->
         who = tmux.wait_for(name, r"^(Ada|Bea): press Enter").group(1)
         os.kill(child_of(shell), signal.SIGSTOP)
         stopped = back_at_the_shell(tmux, name)
-        tmux.type(name, "fg")
+        fg(tmux, name)
         # No key pressed: the table again (no hand: nobody has said they have the keyboard),
         # the prompt and its toolbar.
         tmux.wait_for(name, r"^Table ", stopped)
