@@ -12,10 +12,6 @@ LEAVE_PATIENCE = 15.0
 """Seconds a refused ``leave`` is sent again for, from its first refusal: past them, no other
 try begins (the host that cannot save for that long is not about to)."""
 
-SAID_AFTER = 3.0
-"""Seconds of refusals before the person is told their leave waits (a moment's refusal, or a
-rate limit's breath, is not worth a line; the host says itself that it cannot save)."""
-
 
 def leave_goes_again(code: str) -> str:
     """The one line a person reads while their leave waits for a host that refused it."""

@@ -62,8 +62,8 @@ from scopa_net.client.host_link import (
 from scopa_net.client.host_search import HostSearch
 from scopa_net.client.kept_seat import KeptSeat
 from scopa_net.client.known_hosts import OWN_HOSTS, KnownHosts, remember_own_host
-from scopa_net.client.leave_again import LEAVE_PATIENCE, SAID_AFTER, leave_goes_again, leave_held
-from scopa_net.client.not_now import NotNow, goes_again
+from scopa_net.client.leave_again import LEAVE_PATIENCE, leave_goes_again, leave_held
+from scopa_net.client.not_now import SAID_AFTER, NotNow, goes_again
 from scopa_net.client.own_plays import (
     AFTER_IT_WAS_PUT_OFF,
     AS_THE_CONNECTION_CAME_BACK,

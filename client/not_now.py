@@ -27,6 +27,11 @@ LONGEST_PAUSE = 5.0
 longest (the host tries its journal again at least every 5 s; a rate limit it put in debt has
 room again within about 3 s, 3.6)."""
 
+SAID_AFTER = 3.0
+"""Seconds of "not now" refusals before the person is told that what they sent waits (a seed,
+a blind table's message, a leave): a moment's refusal, or a rate limit's breath, is not worth a
+line, and the host says itself that it cannot save."""
+
 WHY = {
     ErrorCode.STORAGE.value: "the host cannot save just now (its disk)",
     ErrorCode.RATE_LIMITED.value: "the host asks this client to slow down",

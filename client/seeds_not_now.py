@@ -13,17 +13,12 @@ from __future__ import annotations
 
 import math
 
-from scopa_net.client.not_now import WHY, NotNow
+from scopa_net.client.not_now import SAID_AFTER, WHY, NotNow
 from scopa_net.client.session_errors import PASSING_REFUSALS
 from scopa_net.wire import messages as m
 
 SEED_SENDS = ("seed_commit", "seed_reveal")
 """The seed messages of an ordinary table's fair deal, as an ``error``'s ``ref`` names them."""
-
-SAID_AFTER = 3.0
-"""Seconds a seed may wait without a word: refused again this long after its first refusal,
-it is said, once (a moment's refusal, or a rate limit's breath, is not worth a line; the host
-says itself that it cannot save)."""
 
 
 def seed_goes_again(code: str) -> str:

@@ -19,8 +19,8 @@ from person_screen import Player, plays_the_first_legal_card, sit, until
 from rawplayer import close_links
 
 from scopa_net.client.deal_words import ordinary_meaning
-from scopa_net.client.not_now import FIRST_PAUSE, LONGEST_PAUSE
-from scopa_net.client.seeds_not_now import SAID_AFTER, SeedsNotNow, seed_goes_again
+from scopa_net.client.not_now import FIRST_PAUSE, LONGEST_PAUSE, SAID_AFTER
+from scopa_net.client.seeds_not_now import SeedsNotNow, seed_goes_again
 from scopa_net.fair.commitments import seat_commitment
 from scopa_net.fair.transcript import decode
 from scopa_net.rules import RuleSet
